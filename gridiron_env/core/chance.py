@@ -1,0 +1,82 @@
+"""Randomness: every game draws from its own counter-based stream.
+
+A game's stream is ``splitmix64(key + k * golden)`` for draw k = 0, 1, 2, ...; the key comes from
+``seed + game_index``, so game i of a batch seeded s plays exactly like a lone game seeded s + i, and no
+game's dice depend on the batch size or on the other games. Tests inject dice with :class:`ScriptedChance`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+
+def splitmix64(x: np.ndarray) -> np.ndarray:
+    """The splitmix64 finaliser, elementwise on uint64 (wrapping arithmetic)."""
+    x = np.asarray(x, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        z = x + _GOLDEN
+        z = (z ^ (z >> np.uint64(30))) * _M1
+        z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+def game_keys(seed: int, batch_size: int) -> np.ndarray:
+    """Stream keys of games seed, seed+1, ..., seed+batch_size-1."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an int, got {seed!r}")
+    base = np.uint64(int(seed) % (1 << 64))
+    with np.errstate(over="ignore"):
+        return splitmix64(base + np.arange(batch_size, dtype=np.uint64))
+
+
+class CounterChance:
+    """The default source: draws from each game's own stream in the state."""
+
+    def draw(self, state, games: np.ndarray, high, count: int, what: str = "") -> np.ndarray:
+        """``count`` uniform ints in [0, high) for each game in ``games``: int64 [len(games), count].
+
+        ``high`` is a scalar or one value per game. Advances each game's counter by ``count``.
+        """
+        games = np.asarray(games)
+        if games.size == 0:
+            return np.zeros((0, count), dtype=np.int64)
+        counters = state.rng_counter[games][:, None] + np.arange(count, dtype=np.uint64)[None, :]
+        with np.errstate(over="ignore"):
+            bits = splitmix64(state.rng_key[games][:, None] + counters * _GOLDEN)
+        state.rng_counter[games] += np.uint64(count)
+        unit = (bits >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
+        high = np.asarray(high, dtype=np.int64)
+        if high.ndim == 1:
+            high = high[:, None]
+        return np.minimum((unit * high).astype(np.int64), high - 1)
+
+
+class ScriptedChance:
+    """Injected outcomes, for tests: each draw takes the next values from a queue.
+
+    ``outcomes`` is a list of ints, each in [0, high) of the draw that takes it (a die face f is f - 1).
+    Draws consume values game by game, ``count`` values per game. Running out raises, naming the draw.
+    """
+
+    def __init__(self, outcomes):
+        self.queue = [int(v) for v in outcomes]
+        self.log: list[tuple[str, list[int]]] = []
+
+    def draw(self, state, games, high, count, what=""):
+        games = np.asarray(games)
+        out = np.zeros((games.size, count), dtype=np.int64)
+        highs = np.broadcast_to(np.asarray(high, dtype=np.int64), (games.size,))
+        for row in range(games.size):
+            for col in range(count):
+                if not self.queue:
+                    raise RuntimeError(f"ScriptedChance ran out of outcomes at draw {what!r}")
+                value = self.queue.pop(0)
+                if not (0 <= value < highs[row]):
+                    raise ValueError(f"scripted outcome {value} is outside [0, {highs[row]}) for {what!r}")
+                out[row, col] = value
+            self.log.append((what, out[row].tolist()))
+        return out

@@ -1,0 +1,1053 @@
+"""The rules engine: ``init``, ``step`` and ``legal_action_mask`` over a batch of games.
+
+Every handler works on an index subset of the batch (``idx``: game indices) and is vectorised over it;
+there is no Python loop over games or squares. The order of a down (rule 7): offence formation, defence
+formation, strong-lineman roll, kick decision (when one applies), then rounds of dice: the offence's turn,
+the defence's turn, roll again, until the play ends.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..config import GameConfig
+from . import actions as A
+from .chance import CounterChance, game_keys
+from .formations import DEFENCE_PLACEMENT, OFFENCE_PLACEMENT
+from .geometry import (
+    DEFENDED_END_ZONE, DIAGONAL, DISTANCE, END_ZONE_DEPTH, FIRST_FIELD_ROW, FORWARD_DIRECTIONS, FRAME_LANE,
+    FRAME_ROW, HASH_BAND, KICKOFF_SQUARE, LAST_FIELD_ROW, LINE_OFFSETS, N_DIRECTIONS, N_LANES, N_ROWS,
+    N_SQUARES, NEIGHBOUR, QB, SCORING_END_ZONE, SQUARE_LANE, SQUARE_ROW,
+)
+from .odds import field_goal_target
+from .state import (
+    DEFENCE_FORMATION, GAME_OVER, KICK_DECISION, OFFENCE_FORMATION, PLAY, SCRAMBLE, SPECIALS_PICK, State,
+)
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal for the team to act. Nothing in the batch was changed."""
+
+    def __init__(self, message, game=None, action=None, legal_actions=()):
+        super().__init__(message)
+        self.game = game
+        self.action = action
+        self.legal_actions = tuple(legal_actions)
+
+
+# --- precomputed tables --------------------------------------------------------------------------------
+
+_GAME_SLOTS = np.arange(11)
+_DIRS = np.arange(N_DIRECTIONS)
+_MOVE_COST = np.where(DIAGONAL, 2, 1).astype(np.int16)  # rule 13
+_ALL_KICKOFF = np.array(KICKOFF_SQUARE, dtype=np.int16)
+_LINEMAN_SLOT = np.zeros(22, dtype=bool)
+_LINEMAN_SLOT[1:6] = True
+
+
+def _ray_table():
+    """RAY[team, square, direction, k] = square k+1 steps away in that team's frame, -1 off the grid."""
+    ray = np.full((2, N_SQUARES, N_DIRECTIONS, N_ROWS), -1, dtype=np.int16)
+    cur = np.broadcast_to(np.arange(N_SQUARES)[None, :, None], (2, N_SQUARES, N_DIRECTIONS)).astype(np.int64)
+    for k in range(N_ROWS):
+        nxt = np.where(cur >= 0, NEIGHBOUR[np.arange(2)[:, None, None], np.maximum(cur, 0), _DIRS], -1)
+        ray[..., k] = nxt
+        cur = nxt
+    return ray
+
+
+RAY = _ray_table()
+_PUSH_REACH = RAY.shape[-1]
+
+# Field-goal 3-dice target by the LOS row in the offence's frame (rule 21); 99 = out of range.
+_FIELD_GOAL_TARGET_BY_ROW = np.array(
+    [99 if r < FIRST_FIELD_ROW else (field_goal_target(4 * (r - END_ZONE_DEPTH + 1) + 17) or 99)
+     for r in range(N_ROWS)], dtype=np.int64)
+
+
+def field_goal_distance_for_row(frame_row):
+    """Yards of a field goal from an LOS ``frame_row`` (offence frame, rows counted from its goal end)."""
+    return 4 * (np.asarray(frame_row) - END_ZONE_DEPTH + 1) + 17
+
+
+# --- small helpers -------------------------------------------------------------------------------------
+
+def _slot_base(s: State, idx, team):
+    """First slot of ``team`` in each game: 0 if it is the offence, else 11."""
+    return np.where(s.offence[idx] == team, 0, 11)
+
+
+def _team_of(s: State, idx, slot):
+    return np.where(slot < 11, s.offence[idx], 1 - s.offence[idx])
+
+
+def _move_player(s: State, idx, slot, to_square):
+    """Move ``slot`` to an empty square (board kept in step)."""
+    frm = s.player_square[idx, slot]
+    s.board[idx, frm] = -1
+    s.board[idx, to_square] = slot
+    s.player_square[idx, slot] = to_square
+    carrying = s.ball_holder[idx] == slot
+    s.ball_square[idx[carrying]] = to_square[carrying]
+
+
+def _qb_factor(s: State, idx, slot):
+    """The quarterback pays double unless his team has Speedy QB (rule 13)."""
+    speedy = s.special[idx, s.offence[idx]] == A.SPEEDY_QB
+    return np.where((slot == QB) & ~speedy, 2, 1)
+
+
+# --- init ------------------------------------------------------------------------------------------------
+
+def init(batch_size: int, seed: int = 0, config: GameConfig | None = None, chance=None) -> State:
+    """A batch of new games; game i draws from the stream of seed + i. Returns a State."""
+    config = config or GameConfig()
+    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+        raise ValueError(f"batch_size must be an int >= 1, got {batch_size!r}")
+    chance = chance or CounterChance()
+    s = State.empty(int(batch_size))
+    s.rng_key[:] = game_keys(seed, batch_size)
+    idx = np.arange(batch_size)
+    s.opener[:] = chance.draw(s, idx, 2, 1, "coin toss")[:, 0]  # rule 28
+    s.drives[idx, s.opener] = 1
+    _new_series(s, idx, s.opener, _ALL_KICKOFF[s.opener])
+    if config.specials:  # both teams pick before the first down, team one first (rule 24)
+        s.phase[:] = SPECIALS_PICK
+        s.to_act[:] = 0
+    _refresh(s, idx, config)
+    return s
+
+
+# --- down and possession bookkeeping --------------------------------------------------------------------
+
+def _start_down(s: State, idx):
+    """Clear the field for a new down at (los_row, los_lane); the offence picks its formation."""
+    s.board[idx] = -1
+    s.player_square[idx] = -1
+    s.ball_square[idx] = s.los_row[idx].astype(np.int16) * N_LANES + s.los_lane[idx]
+    s.ball_holder[idx] = -1
+    s.ball_hidden[idx] = False
+    s.last_holder_team[idx] = s.offence[idx]
+    s.points[idx] = 0
+    s.rolls[idx] = 0
+    s.formation[idx] = -1
+    s.strong[idx] = False
+    s.forward_pass_used[idx] = False
+    s.lead_blocker_used[idx] = False
+    s.follow_square[idx] = -1
+    s.follow_mover[idx] = -1
+    s.scramble_step[idx] = 0
+    s.phase[idx] = OFFENCE_FORMATION
+    s.to_act[idx] = s.offence[idx]
+
+
+def _spot(s, idx, square):
+    """Put the next snap at ``square``'s row, the ball's lane moved into the hash band (rule 5)."""
+    s.los_row[idx] = SQUARE_ROW[square]
+    s.los_lane[idx] = np.clip(SQUARE_LANE[square], HASH_BAND[0], HASH_BAND[-1])
+
+
+def _new_series(s: State, idx, team, square):
+    """First-and-ten for ``team`` at ``square`` (rule 6)."""
+    s.offence[idx] = team
+    s.down[idx] = 1
+    _spot(s, idx, square)
+    los_frame = FRAME_ROW[team, s.los_row[idx].astype(np.int64) * N_LANES]
+    gain_frame = los_frame - 3
+    s.line_to_gain[idx] = np.where(team == 0, gain_frame, N_ROWS - 1 - gain_frame)
+    _start_down(s, idx)
+
+
+def _next_down(s: State, idx, square):
+    """Same offence, next down, spotted at ``square``; a failed 4th down turns the ball over (rule 6)."""
+    s.down[idx] += 1
+    over = s.down[idx] > 4
+    turnover = idx[over]
+    _change_possession(s, turnover, 1 - s.offence[turnover], square[over], config=None)
+    keep = idx[~over]
+    _spot(s, keep, square[~over])
+    _start_down(s, keep)
+
+
+_CONFIG: GameConfig | None = None  # the config of the step in progress (set by step/init)
+
+
+def _change_possession(s: State, idx, team, square, config=None):
+    """The drive ends; ``team`` gets the ball first-and-ten at ``square`` (-1: its kickoff spot).
+
+    Checks the end of the game first (rules 28-29). In overtime every possession starts at the kickoff
+    spot and possessions alternate.
+    """
+    if idx.size == 0:
+        return
+    config = config or _CONFIG
+    team = np.asarray(team, dtype=np.int64)
+    square = np.asarray(square, dtype=np.int64)
+    if square.ndim == 0:
+        square = np.full(idx.size, square)
+    if team.ndim == 0:
+        team = np.full(idx.size, team)
+    over = np.zeros(idx.size, dtype=bool)
+    winner = np.full(idx.size, -1)
+    start_overtime = np.zeros(idx.size, dtype=bool)
+
+    ot = s.overtime[idx]
+    # Overtime (rule 29): first to 4 overtime points wins; otherwise alternate from kickoff spots.
+    ot_pts = s.overtime_points[idx]
+    ot_win = ot & (ot_pts.max(axis=1) >= 4)
+    over |= ot_win
+    winner = np.where(ot_win, ot_pts.argmax(axis=1), winner)
+    team = np.where(ot, 1 - s.offence[idx], team)
+    square = np.where(ot, -1, square)
+
+    # Regulation (rule 28).
+    reg = ~ot
+    opener = s.opener[idx]
+    other = 1 - opener
+    scores = s.score[idx].astype(np.int64)
+    opener_score = scores[np.arange(idx.size), opener]
+    other_score = scores[np.arange(idx.size), other]
+    target = config.target_score
+    other_first = reg & (other_score >= target) & (opener_score < target)
+    over |= other_first
+    winner = np.where(other_first, other, winner)
+    opener_reached = reg & (opener_score >= target) & ~other_first
+    drives = s.drives[idx]
+    other_owed = drives[np.arange(idx.size), other] < drives[np.arange(idx.size), opener]
+    final_drive_next = opener_reached & other_owed & (team == other)
+    decide = opener_reached & ~final_drive_next
+    higher = np.where(opener_score > other_score, opener, other)
+    tie = opener_score == other_score
+    over |= decide & ~tie
+    winner = np.where(decide & ~tie, higher, winner)
+    start_overtime = decide & tie
+
+    done = idx[over]
+    s.winner[done] = winner[over]
+    s.terminated[done] = True
+    s.phase[done] = GAME_OVER
+    s.to_act[done] = -1
+    s.ball_holder[done] = -1
+
+    sot = idx[start_overtime]
+    if sot.size:
+        s.overtime[sot] = True
+        s.overtime_points[sot] = 0
+        team = team.copy()
+        team[start_overtime] = _chance_draw(s, sot, 2, 1, "overtime coin toss")[:, 0]
+        square = square.copy()
+        square[start_overtime] = -1
+
+    go = ~over
+    g = idx[go]
+    t = team[go]
+    sq = np.where(square[go] < 0, _ALL_KICKOFF[t], square[go])
+    s.drives[g, t] += 1
+    _new_series(s, g, t, sq)
+
+
+_CHANCE = None  # the chance source of the step in progress
+
+
+def _chance_draw(s, idx, high, count, what):
+    return _CHANCE.draw(s, idx, high, count, what)
+
+
+def _score(s: State, idx, team, points):
+    s.score[idx, team] += points
+    ot = s.overtime[idx]
+    s.overtime_points[idx[ot], team[ot]] += points
+
+
+def _touchdown(s: State, idx, team):
+    """6 points, then the PAT (19 in 20) outside overtime; the other team receives (rules 23, 29)."""
+    if idx.size == 0:
+        return
+    _score(s, idx, team, 6)
+    reg = ~s.overtime[idx]
+    pat_good = _chance_draw(s, idx[reg], 20, 1, "PAT")[:, 0] < 19
+    s.score[idx[reg][pat_good], team[reg][pat_good]] += 1
+    _change_possession(s, idx, 1 - team, -1)
+
+
+def _safety(s: State, idx, scoring_team):
+    """2 points; the team that scored it receives (rule 4)."""
+    if idx.size == 0:
+        return
+    _score(s, idx, scoring_team, 2)
+    _change_possession(s, idx, scoring_team, -1)
+
+
+def _ball_dead(s: State, idx, team, square):
+    """The play ends with ``team`` owning the dead ball at ``square`` (tackle, roll cap)."""
+    if idx.size == 0:
+        return
+    team = np.asarray(team, dtype=np.int64)
+    square = np.asarray(square, dtype=np.int64)
+    safety = DEFENDED_END_ZONE[team, square]
+    _safety(s, idx[safety], 1 - team[safety])
+    # A loose ball dead in the end zone its last holder attacks: touchback to the other team.
+    touchback = SCORING_END_ZONE[team, square] & ~safety
+    _change_possession(s, idx[touchback], 1 - team[touchback], -1)
+    rest = ~safety & ~touchback
+    idx, team, square = idx[rest], team[rest], square[rest]
+    kept = team == s.offence[idx]
+    # The defence ends the play holding the ball: first-and-ten for it at the spot (rule 26).
+    _change_possession(s, idx[~kept], team[~kept], square[~kept])
+    idx, team, square = idx[kept], team[kept], square[kept]
+    gained = FRAME_ROW[team, square] <= FRAME_ROW[team, s.line_to_gain[idx].astype(np.int64) * N_LANES]
+    _new_series(s, idx[gained], team[gained], square[gained])  # first down: same drive
+    _next_down(s, idx[~gained], square[~gained])
+
+
+def _incomplete(s: State, idx):
+    """Incomplete pass: the down ends, the next starts from the same LOS (rule 20)."""
+    if idx.size:
+        _next_down(s, idx, s.los_row[idx].astype(np.int64) * N_LANES + s.los_lane[idx])
+
+
+def _gain_possession(s: State, idx, slot, recovery=False):
+    """``slot`` now holds the ball where he stands: a touchdown in the end zone his team attacks. When
+    ``recovery`` (an interception or a loose ball picked up), a defender in the end zone his team defends
+    gets a touchback (rules 20, 27); a completed throw there is just a catch."""
+    if idx.size == 0:
+        return
+    slot = np.asarray(slot, dtype=np.int64)
+    sq = s.player_square[idx, slot].astype(np.int64)
+    team = _team_of(s, idx, slot)
+    s.ball_holder[idx] = slot
+    s.ball_square[idx] = sq
+    s.ball_hidden[idx] = False
+    s.last_holder_team[idx] = team
+    td = SCORING_END_ZONE[team, sq]
+    _touchdown(s, idx[td], team[td])
+    touchback = recovery & DEFENDED_END_ZONE[team, sq] & (slot >= 11) & ~td
+    _change_possession(s, idx[touchback], team[touchback], -1)
+
+
+def _carrier_moved(s: State, idx):
+    """After the carrier moves: a touchdown if he stands in the end zone his team attacks."""
+    holder = s.ball_holder[idx].astype(np.int64)
+    carried = holder >= 0
+    idx, holder = idx[carried], holder[carried]
+    team = _team_of(s, idx, holder)
+    td = SCORING_END_ZONE[team, s.ball_square[idx].astype(np.int64)]
+    _touchdown(s, idx[td], team[td])
+
+
+def _in_play(s, idx):
+    return idx[(s.phase[idx] == PLAY) | (s.phase[idx] == SCRAMBLE)]
+
+
+# --- rounds and turns -------------------------------------------------------------------------------------
+
+def _begin_round(s: State, idx):
+    """Roll the dice (rule 10); past the cap on rolls the ball is dead where it is (rule 12)."""
+    if idx.size == 0:
+        return
+    s.rolls[idx] += 1
+    capped = s.rolls[idx] > _CONFIG.max_rolls_per_down
+    dead = idx[capped]
+    if dead.size:
+        holder = s.ball_holder[dead].astype(np.int64)
+        owner = np.where(holder >= 0, _team_of(s, dead, np.maximum(holder, 0)), s.last_holder_team[dead])
+        s.ball_hidden[dead] = False
+        _ball_dead(s, dead, owner, s.ball_square[dead])
+    go = idx[~capped]
+    if go.size == 0:
+        return
+    faces = _chance_draw(s, go, 6, 4, "dice") + 1
+    off = np.sort(faces[:, :2], axis=1)[:, ::-1]
+    dfn = np.sort(faces[:, 2:], axis=1)[:, ::-1]
+    off_pts = np.where(off[:, 0] >= dfn[:, 0], off[:, 0], off[:, 1])
+    def_pts = np.where(dfn[:, 0] >= off[:, 0], dfn[:, 0], dfn[:, 1])
+    o = s.offence[go].astype(np.int64)
+    s.dice[go, o] = off
+    s.dice[go, 1 - o] = dfn
+    s.points[go, o] = np.minimum(8, s.points[go, o] + off_pts)
+    s.points[go, 1 - o] = np.minimum(8, s.points[go, 1 - o] + def_pts)
+    s.phase[go] = PLAY
+    s.to_act[go] = o
+    s.follow_square[go] = -1
+
+
+def _end_turn(s: State, idx):
+    """End the acting side's turn: the defence follows the offence; then the dice roll again."""
+    if idx.size == 0:
+        return
+    s.follow_square[idx] = -1
+    first_half = s.to_act[idx] == s.offence[idx]
+    a = idx[first_half]
+    s.to_act[a] = 1 - s.offence[a]
+    _begin_round(s, idx[~first_half])
+
+
+# --- action handlers -------------------------------------------------------------------------------------
+
+def _do_special(s, idx, choice):
+    s.special[idx, s.to_act[idx]] = choice
+    second = s.to_act[idx] == 1
+    s.to_act[idx[~second]] = 1
+    done = idx[second]
+    s.phase[done] = OFFENCE_FORMATION
+    s.to_act[done] = s.offence[done]
+
+
+def _place(s, idx, slots, placement_squares):
+    """Put players on their formation squares (offence-frame squares turned to absolute)."""
+    frame_team = s.offence[idx][:, None]
+    sq = np.where(frame_team == 0, placement_squares, N_SQUARES - 1 - placement_squares).astype(np.int64)
+    s.player_square[idx[:, None], slots[None, :]] = sq
+    s.board[idx[:, None], sq] = slots[None, :]
+
+
+def _frame_los(s, idx):
+    return FRAME_ROW[s.offence[idx], s.los_row[idx].astype(np.int64) * N_LANES]
+
+
+def _band_index(s, idx):
+    return FRAME_LANE[s.offence[idx], s.los_lane[idx].astype(np.int64)] - HASH_BAND[0]
+
+
+def _do_offence_formation(s, idx, formation):
+    s.formation[idx, 0] = formation
+    _place(s, idx, np.arange(11), OFFENCE_PLACEMENT[formation, _frame_los(s, idx), _band_index(s, idx)])
+    # The ball is snapped to the quarterback.
+    s.ball_holder[idx] = QB
+    s.ball_square[idx] = s.player_square[idx, QB]
+    s.phase[idx] = DEFENCE_FORMATION
+    s.to_act[idx] = 1 - s.offence[idx]
+
+
+def _kick_available(s, idx):
+    """(field goal in range, punt allowed) for each game (rule 9)."""
+    in_range = _FIELD_GOAL_TARGET_BY_ROW[_frame_los(s, idx)] < 99
+    return in_range, s.down[idx] == 4
+
+
+def _do_defence_formation(s, idx, formation):
+    s.formation[idx, 1] = formation
+    _place(s, idx, np.arange(11, 22), DEFENCE_PLACEMENT[formation, _frame_los(s, idx), _band_index(s, idx)])
+    s.strong[idx] = _chance_draw(s, idx, 2, 5, "strong linemen") == 1  # rule 8
+    fg, punt = _kick_available(s, idx)
+    decide = fg | punt
+    k = idx[decide]
+    s.phase[k] = KICK_DECISION
+    s.to_act[k] = s.offence[k]
+    _begin_round(s, idx[~decide])
+
+
+def _do_field_goal(s, idx):
+    frame_los = _frame_los(s, idx)
+    offence = s.offence[idx].astype(np.int64)
+    if _CONFIG.kick_mode == "dice":
+        total = (_chance_draw(s, idx, 6, 3, "field goal") + 1).sum(axis=1)
+        good = total >= _FIELD_GOAL_TARGET_BY_ROW[frame_los]
+    else:
+        total = (_chance_draw(s, idx, 6, 3, "field goal reach") + 1).sum(axis=1)
+        reach = 8 + 4 * total
+        answer = _chance_draw(s, idx, 1_000_000, 1, "field goal answer")[:, 0]
+        good = (reach >= field_goal_distance_for_row(frame_los)) & (answer < _CONFIG.paper_answer_chance * 1e6)
+    _score(s, idx[good], offence[good], 3)
+    _change_possession(s, idx[good], 1 - offence[good], -1)
+    miss = idx[~good]
+    _change_possession(s, miss, 1 - offence[~good],
+                       s.los_row[miss].astype(np.int64) * N_LANES + s.los_lane[miss])
+
+
+def _do_punt(s, idx, rows):
+    """Punt: lands target + uniform -2..+2 rows downfield, same lane; no return (rule 22)."""
+    offence = s.offence[idx].astype(np.int64)
+    spread = _chance_draw(s, idx, 5, 1, "punt spread")[:, 0] - 2
+    land = _frame_los(s, idx) - rows - spread
+    touchback = land < FIRST_FIELD_ROW
+    _change_possession(s, idx[touchback], 1 - offence[touchback], -1)
+    ok = ~touchback
+    land = np.minimum(land[ok], LAST_FIELD_ROW)  # a short punt never lands behind the field of play
+    lane = FRAME_LANE[offence[ok], s.los_lane[idx[ok]].astype(np.int64)]
+    row_abs = np.where(offence[ok] == 0, land, N_ROWS - 1 - land)
+    lane_abs = np.where(offence[ok] == 0, lane, N_LANES - 1 - lane)
+    _change_possession(s, idx[ok], 1 - offence[ok], row_abs * N_LANES + lane_abs)
+
+
+def _move_costs(s, idx, slot, direction):
+    return _MOVE_COST[direction] * _qb_factor(s, idx, slot)
+
+
+def _do_move(s, idx, slot, direction):
+    team = s.to_act[idx].astype(np.int64)
+    frm = s.player_square[idx, slot].astype(np.int64)
+    to = NEIGHBOUR[team, frm, direction].astype(np.int64)
+    occupant = s.board[idx, to].astype(np.int64)
+
+    scramble = s.phase[idx] == SCRAMBLE
+    _blind_step(s, idx[scramble], slot[scramble], to[scramble])
+    keep = ~scramble
+    idx, team, slot, frm, to, occupant, direction = (
+        idx[keep], team[keep], slot[keep], frm[keep], to[keep], occupant[keep], direction[keep])
+
+    holder = s.ball_holder[idx].astype(np.int64)
+    tackle = (occupant >= 0) & (occupant == holder)
+    swap = (occupant >= 0) & ~tackle
+    plain = occupant < 0
+    cost = _move_costs(s, idx, slot, direction)
+    s.points[idx, team] -= np.where(swap, 2, cost).astype(np.int8)
+
+    # Tackle (rules 14-15).
+    _tackle(s, idx[tackle], team[tackle])
+
+    # Swap through a weak lineman (rule 14).
+    w = swap
+    wi, ws, wo, wf, wt = idx[w], slot[w], occupant[w], frm[w], to[w]
+    s.board[wi, wt] = ws
+    s.board[wi, wf] = wo
+    s.player_square[wi, ws] = wt
+    s.player_square[wi, wo] = wf
+    carrier = s.ball_holder[wi] == ws
+    s.ball_square[wi[carrier]] = wt[carrier]
+    _carrier_moved(s, wi)
+
+    # A plain move; picking up a visible loose ball; Lead Blocker may follow into the square left.
+    pi, ps, pf, pt, pteam = idx[plain], slot[plain], frm[plain], to[plain], team[plain]
+    _move_player(s, pi, ps, pt)
+    pickup = (s.ball_holder[pi] < 0) & (s.ball_square[pi] == pt)
+    _gain_possession(s, pi[pickup], ps[pickup], recovery=True)
+    _carrier_moved(s, pi[~pickup])
+    live = (s.phase[pi] == PLAY)
+    lead = live & (s.special[pi, pteam] == A.LEAD_BLOCKER) & ~s.lead_blocker_used[pi, pteam]
+    s.follow_square[pi[lead]] = pf[lead]
+    s.follow_mover[pi[lead]] = ps[lead]
+
+
+def _blind_step(s, idx, slot, to):
+    """One free blind step in a fumble scramble (rule 27); stepping onto the hidden ball recovers it."""
+    if idx.size == 0:
+        return
+    _move_player(s, idx, slot, to)
+    found = s.ball_square[idx] == to
+    _recover(s, idx[found], slot[found])
+    _scramble_step_done(s, idx[~found])
+
+
+def _recover(s, idx, slot):
+    s.phase[idx] = PLAY
+    s.to_act[idx] = s.resume_team[idx]
+    _gain_possession(s, idx, slot, recovery=True)
+
+
+def _scramble_step_done(s, idx):
+    """After a blind step that missed (or a declined one): the other side steps, or the ball is shown and
+    the dice roll again."""
+    first = s.scramble_step[idx] == 0
+    a = idx[first]
+    s.scramble_step[a] = 1
+    s.to_act[a] = 1 - s.to_act[a]
+    b = idx[~first]
+    s.ball_hidden[b] = False
+    _begin_round(s, b)
+
+
+def _start_fumble(s, idx, around_square, first_stepper, resume_team, loser_team):
+    """The ball goes to a random empty square beside ``around_square``; returns the mask of games where
+    that happened (none free: no fumble) (rule 27)."""
+    nb = NEIGHBOUR[0, around_square]  # [n, 8] absolute neighbours
+    free = (nb >= 0) & (s.board[idx[:, None], np.maximum(nb, 0)] < 0)
+    count = free.sum(axis=1)
+    ok = count > 0
+    if not ok.any():
+        return ok
+    i = idx[ok]
+    pick = _chance_draw(s, i, count[ok], 1, "fumble square")[:, 0]
+    # the pick-th free neighbour, in direction order
+    order = np.cumsum(free[ok], axis=1) - 1
+    chosen = np.argmax(free[ok] & (order == pick[:, None]), axis=1)
+    s.ball_square[i] = nb[ok][np.arange(i.size), chosen]
+    s.ball_holder[i] = -1
+    s.ball_hidden[i] = True
+    s.last_holder_team[i] = loser_team[ok]
+    s.phase[i] = SCRAMBLE
+    s.scramble_step[i] = 0
+    s.to_act[i] = first_stepper[ok]
+    s.resume_team[i] = resume_team[ok]
+    s.follow_square[i] = -1
+    return ok
+
+
+def _tackle(s, idx, tackling_team):
+    """The carrier is tackled: 1 in 20 a fumble, otherwise the play ends at his square (rule 15)."""
+    if idx.size == 0:
+        return
+    fumble = _chance_draw(s, idx, 20, 1, "tackle fumble")[:, 0] == 0
+    carrier_square = s.ball_square[idx].astype(np.int64)
+    fumbled = np.zeros(idx.size, dtype=bool)
+    f = idx[fumble]
+    fumbled[fumble] = _start_fumble(s, f, carrier_square[fumble], tackling_team[fumble], tackling_team[fumble],
+                                    1 - tackling_team[fumble])
+    dead = ~fumbled
+    _ball_dead(s, idx[dead], 1 - tackling_team[dead], carrier_square[dead])
+
+
+def _do_follow(s, idx, slot):
+    team = s.to_act[idx].astype(np.int64)
+    _move_player(s, idx, slot, s.follow_square[idx].astype(np.int64))
+    s.lead_blocker_used[idx, team] = True
+    s.follow_square[idx] = -1
+    _carrier_moved(s, idx)
+
+
+def _push_lines(s, idx, team, carrier_square):
+    """For each forward direction: the push's legality, shove flag and squares of the line.
+
+    Returns (legal [n,3], shoves [n,3], first teammate slot [n,3], line_len [n,3]) for directions
+    FORWARD_DIRECTIONS (rule 16).
+    """
+    dirs = np.array(FORWARD_DIRECTIONS)
+    ray = RAY[team[:, None], carrier_square[:, None], dirs[None, :]].astype(np.int64)  # [n,3,K]
+    on_grid = ray >= 0
+    occ = np.where(on_grid, s.board[idx[:, None, None], np.maximum(ray, 0)], -2).astype(np.int64)
+    empty = occ == -1
+    has_end = empty.any(axis=2)
+    first_empty = np.argmax(empty, axis=2)  # index of the empty square past the line
+    k = np.arange(ray.shape[2])[None, None, :]
+    in_line = k < first_empty[..., None]
+    # blocked by the edge: an off-grid square comes before the first empty one
+    edge_first = (~on_grid & (k < first_empty[..., None])).any(axis=2) | ~has_end
+    occ_team = np.where(occ >= 0, np.where(occ < 11, s.offence[idx][:, None, None],
+                                           1 - s.offence[idx][:, None, None]), -1)
+    opponent = in_line & (occ_team >= 0) & (occ_team != team[:, None, None])
+    n_opp = opponent.sum(axis=2)
+    # A shoved defender needs a strong lineman of the pushing team directly behind him (k-1; k>=1).
+    opp_k = np.argmax(opponent, axis=2)
+    behind = np.take_along_axis(occ, np.maximum(opp_k - 1, 0)[..., None], axis=2)[..., 0]
+    behind_strong = (opp_k >= 1) & (behind >= 1) & (behind <= 5) & (team == s.offence[idx])[:, None]
+    strong_flags = s.strong[idx][:, None, :]
+    behind_strong &= np.take_along_axis(
+        np.broadcast_to(strong_flags, (idx.size, 3, 5)), np.clip(behind - 1, 0, 4)[..., None], axis=2)[..., 0]
+    first = occ[..., 0]
+    teammate_first = (first >= 0) & (occ_team[..., 0] == team[:, None])
+    legal = teammate_first & has_end & ~edge_first & ((n_opp == 0) | ((n_opp == 1) & behind_strong))
+    return legal, n_opp == 1, np.where(teammate_first, first, -1), first_empty, ray
+
+
+def _do_push(s, idx, slot):
+    team = s.to_act[idx].astype(np.int64)
+    carrier = s.ball_holder[idx].astype(np.int64)
+    csq = s.ball_square[idx].astype(np.int64)
+    legal, shove, first, length, ray = _push_lines(s, idx, team, csq)
+    j = np.argmax(first == slot[:, None], axis=1)  # which forward direction holds the pushed teammate
+    r = np.arange(idx.size)
+    direction = np.array(FORWARD_DIRECTIONS)[j]
+    cost = _move_costs(s, idx, carrier, direction) * np.where(shove[r, j], 2, 1)
+    s.points[idx, team] -= cost.astype(np.int8)
+    # Shift the line from its far end: square k moves to k+1, the carrier into ray[0].
+    line = ray[r, j]  # [n, K]
+    n_line = length[r, j]
+    for k in range(line.shape[1] - 1, -1, -1):
+        m = n_line > k
+        if not m.any():
+            continue
+        g = idx[m]
+        mover = s.board[g, line[m, k]].astype(np.int64)
+        _move_player(s, g, mover, line[m, k + 1])
+    _move_player(s, idx, carrier, line[:, 0])
+    _carrier_moved(s, idx)
+
+
+def _do_gap(s, idx, slot):
+    team = s.to_act[idx].astype(np.int64)
+    carrier = s.ball_holder[idx].astype(np.int64)
+    lineman_square = s.player_square[idx, slot].astype(np.int64)
+    csq = s.ball_square[idx].astype(np.int64)
+    beyond = 2 * lineman_square - csq  # straight on past the lineman, same direction (rule 17)
+    s.points[idx, team] -= (2 * _gap_cost_per_square(s, idx, carrier)).astype(np.int8)
+    _move_player(s, idx, carrier, beyond)
+    _carrier_moved(s, idx)
+
+
+def _gap_cost_per_square(s, idx, carrier):
+    speedy = s.special[idx, s.offence[idx]] == A.SPEEDY_QB
+    return np.where((carrier == QB) & ~speedy, 3, 2)
+
+
+def _throw_kind(s, idx, team, thrower_square, receiver_square):
+    """0 handoff, 1 lateral, 2 forward pass (rule 18)."""
+    forward = FRAME_ROW[team, receiver_square] < FRAME_ROW[team, thrower_square]
+    adjacent = DISTANCE[thrower_square, receiver_square] == 1
+    return np.where(forward, 2, np.where(adjacent, 0, 1))
+
+
+def pass_dice(s: State, idx, receiver_slot):
+    """(offence dice, defence dice) for a forward pass from the carrier to ``receiver_slot`` (rule 19).
+
+    Offence dice 0 means no defender within 3 squares: the catch is automatic.
+    """
+    idx = np.asarray(idx)
+    receiver_slot = np.asarray(receiver_slot, dtype=np.int64)
+    team = s.to_act[idx].astype(np.int64)
+    thrower = s.ball_holder[idx].astype(np.int64)
+    tsq = s.ball_square[idx].astype(np.int64)
+    rsq = s.player_square[idx, receiver_slot].astype(np.int64)
+    dbase = 11 - _slot_base(s, idx, team)
+    defenders = s.player_square[idx[:, None], dbase[:, None] + _GAME_SLOTS[None, :]].astype(np.int64)
+    dist = DISTANCE[defenders, rsq[:, None]].astype(np.int64)
+    nearest = dist.min(axis=1)
+    off = np.select([nearest == 1, nearest == 2, nearest == 3], [1, 3, 6], 0)
+    sure = s.special[idx, team] == A.SURE_HANDS
+    off = np.where((off > 0) & sure, off + 1, off)
+    dfn = np.where(dist == 1, 2, np.where(dist <= 3, 1, 0)).sum(axis=1)
+    dfn += _defenders_in_lane(s, idx, tsq, rsq, 1 - team)
+    dfn += (thrower != QB)
+    return off, dfn
+
+
+def _defenders_in_lane(s, idx, thrower_square, receiver_square, defending_team):
+    dr = SQUARE_ROW[receiver_square] - SQUARE_ROW[thrower_square] + N_ROWS - 1
+    dl = SQUARE_LANE[receiver_square] - SQUARE_LANE[thrower_square] + N_LANES - 1
+    offs = LINE_OFFSETS[dr, dl].astype(np.int64)  # [n, K, 2]
+    valid = offs[..., 0] != 99
+    rows = SQUARE_ROW[thrower_square][:, None] + offs[..., 0]
+    lanes = SQUARE_LANE[thrower_square][:, None] + offs[..., 1]
+    sq = np.where(valid, rows * N_LANES + lanes, 0)
+    occ = s.board[idx[:, None], sq].astype(np.int64)
+    occ_team = np.where(occ < 11, s.offence[idx][:, None], 1 - s.offence[idx][:, None])
+    return (valid & (occ >= 0) & (occ_team == defending_team[:, None])).sum(axis=1)
+
+
+_MAX_OFFENCE_DICE = 7
+_MAX_DEFENCE_DICE = 36
+
+
+def _contest(s, idx, off, dfn):
+    """Highest single die wins, ties rolled again (rule 19). True where the offence wins."""
+    result = np.zeros(idx.size, dtype=bool)
+    pending = np.arange(idx.size)
+    while pending.size:
+        g = idx[pending]
+        o = _chance_draw(s, g, 6, _MAX_OFFENCE_DICE, "pass contest offence")
+        d = _chance_draw(s, g, 6, _MAX_DEFENCE_DICE, "pass contest defence")
+        o_max = np.where(np.arange(_MAX_OFFENCE_DICE)[None, :] < off[pending][:, None], o, -1).max(axis=1)
+        d_max = np.where(np.arange(_MAX_DEFENCE_DICE)[None, :] < dfn[pending][:, None], d, -1).max(axis=1)
+        result[pending] = o_max > d_max
+        pending = pending[o_max == d_max]
+    return result
+
+
+def _do_throw(s, idx, slot):
+    team = s.to_act[idx].astype(np.int64)
+    tsq = s.ball_square[idx].astype(np.int64)
+    rsq = s.player_square[idx, slot].astype(np.int64)
+    kind = _throw_kind(s, idx, team, tsq, rsq)
+
+    # Handoff: free; a backward one banks a point (rule 18).
+    h = kind == 0
+    hi = idx[h]
+    back = FRAME_ROW[team[h], rsq[h]] > FRAME_ROW[team[h], tsq[h]]
+    s.points[hi[back], team[h][back]] = np.minimum(8, s.points[hi[back], team[h][back]] + 1)
+    _gain_possession(s, hi, slot[h])
+
+    # Lateral: 2 points; 99/100 behind the LOS row, 19/20 past it; a drop is a fumble at the receiver.
+    lat = kind == 1
+    li, lteam, lslot, ltsq, lrsq = idx[lat], team[lat], slot[lat], tsq[lat], rsq[lat]
+    s.points[li, lteam] -= 2
+    behind = FRAME_ROW[lteam, ltsq] > FRAME_ROW[lteam, s.los_row[li].astype(np.int64) * N_LANES]
+    roll = _chance_draw(s, li, 100, 1, "lateral")[:, 0]
+    dropped = np.where(behind, roll == 0, roll < 5)
+    fumbled = np.zeros(li.size, dtype=bool)
+    d = li[dropped]
+    if d.size:
+        fumbled[dropped] = _start_fumble(s, d, lrsq[dropped], 1 - lteam[dropped], lteam[dropped], lteam[dropped])
+        s.points[li[fumbled], lteam[fumbled]] = 0  # the throwing side loses its remaining points
+    caught = ~fumbled
+    _gain_possession(s, li[caught], lslot[caught])
+
+    # Forward pass: 2 points, spent either way; the dice contest; 1 in 15 (10) of failures picked off.
+    f = kind == 2
+    fi, fteam, fslot, ftsq, frsq = idx[f], team[f], slot[f], tsq[f], rsq[f]
+    if fi.size == 0:
+        return
+    s.points[fi, fteam] -= 2
+    s.forward_pass_used[fi] = True
+    off, dfn = pass_dice(s, fi, fslot)
+    complete = off == 0
+    contested = ~complete
+    complete[contested] = _contest(s, fi[contested], off[contested], dfn[contested])
+    _gain_possession(s, fi[complete], fslot[complete])
+    failed = ~complete
+    gi, gteam, grsq, gtsq = fi[failed], fteam[failed], frsq[failed], ftsq[failed]
+    hawk = s.special[gi, 1 - gteam] == A.BALL_HAWK
+    pick = _chance_draw(s, gi, np.where(hawk, 10, 15), 1, "interception")[:, 0] == 0
+    _incomplete(s, gi[~pick])
+    _intercept(s, gi[pick], gteam[pick], grsq[pick], gtsq[pick])
+
+
+def _intercept(s, idx, throwing_team, receiver_square, thrower_square):
+    """The defender nearest the receiver (then nearest the thrower, lowest lane, lowest row) holds the
+    ball; the offence's turn ends and the defence runs it back with its points (rule 20)."""
+    if idx.size == 0:
+        return
+    dbase = 11 - _slot_base(s, idx, throwing_team)
+    slots = dbase[:, None] + _GAME_SLOTS[None, :]
+    sq = s.player_square[idx[:, None], slots].astype(np.int64)
+    key = (DISTANCE[sq, receiver_square[:, None]].astype(np.int64) * 1_000_000
+           + DISTANCE[sq, thrower_square[:, None]].astype(np.int64) * 10_000
+           + SQUARE_LANE[sq] * 100 + SQUARE_ROW[sq])
+    interceptor = slots[np.arange(idx.size), np.argmin(key, axis=1)]
+    s.points[idx, throwing_team] = 0
+    _gain_possession(s, idx, interceptor, recovery=True)
+    _end_turn(s, idx[s.phase[idx] == PLAY])
+
+
+# --- legal actions ----------------------------------------------------------------------------------------
+
+def _compute_legal(s: State, idx):
+    """Fill ``s.legal`` for the games ``idx`` from their state."""
+    if idx.size == 0:
+        return
+    legal = np.zeros((idx.size, A.NUM_ACTIONS), dtype=bool)
+    phase = s.phase[idx]
+    cfg = _CONFIG
+
+    legal[phase == SPECIALS_PICK, A.SPECIAL_BASE:A.SPECIAL_BASE + 4] = True
+    legal[phase == OFFENCE_FORMATION, A.OFFENCE_FORMATION_BASE:A.DEFENCE_FORMATION_BASE] = True
+    legal[phase == DEFENCE_FORMATION, A.DEFENCE_FORMATION_BASE:A.SPECIAL_BASE] = True
+
+    k = np.flatnonzero(phase == KICK_DECISION)
+    if k.size:
+        fg, punt = _kick_available(s, idx[k])
+        legal[k, A.PLAY_ON] = True
+        legal[k, A.FIELD_GOAL] = fg
+        legal[k[:, None], A.PUNT_BASE + np.arange(cfg.longest_punt)[None, :]] = punt[:, None]
+
+    p = np.flatnonzero(phase == PLAY)
+    if p.size:
+        legal[p] = _legal_play(s, idx[p])
+    b = np.flatnonzero(phase == SCRAMBLE)
+    if b.size:
+        legal[b] = _legal_scramble(s, idx[b])
+    s.legal[idx] = legal
+
+
+def _acting_squares(s, idx):
+    team = s.to_act[idx].astype(np.int64)
+    base = _slot_base(s, idx, team)
+    slots = base[:, None] + _GAME_SLOTS[None, :]
+    squares = s.player_square[idx[:, None], slots].astype(np.int64)
+    return team, base, slots, squares
+
+
+def _legal_scramble(s, idx):
+    legal = np.zeros((idx.size, A.NUM_ACTIONS), dtype=bool)
+    legal[:, A.END_TURN] = True
+    team, base, slots, squares = _acting_squares(s, idx)
+    target = NEIGHBOUR[team[:, None, None], squares[:, :, None], _DIRS[None, None, :]].astype(np.int64)
+    free = (target >= 0) & (s.board[idx[:, None, None], np.maximum(target, 0)] < 0)
+    move_ids = A.MOVE_BASE + slots[:, :, None] * N_DIRECTIONS + _DIRS[None, None, :]
+    rows = np.broadcast_to(np.arange(idx.size)[:, None, None], move_ids.shape)
+    legal[rows, move_ids] = free
+    return legal
+
+
+def _legal_play(s, idx):
+    n = idx.size
+    legal = np.zeros((n, A.NUM_ACTIONS), dtype=bool)
+    legal[:, A.END_TURN] = True
+    team, base, slots, squares = _acting_squares(s, idx)
+    pts = s.points[idx, team].astype(np.int64)
+    r = np.arange(n)
+
+    # Moves (rules 13-14).
+    target = NEIGHBOUR[team[:, None, None], squares[:, :, None], _DIRS[None, None, :]].astype(np.int64)
+    on_grid = target >= 0
+    occ = np.where(on_grid, s.board[idx[:, None, None], np.maximum(target, 0)], -2).astype(np.int64)
+    cost = _MOVE_COST[None, None, :] * _qb_factor(s, idx[:, None], slots)[:, :, None]
+    holder = s.ball_holder[idx].astype(np.int64)
+    holder_team = np.where(holder >= 0, np.where(holder < 11, s.offence[idx], 1 - s.offence[idx]), -1)
+    tackle = (occ >= 0) & (occ == holder[:, None, None]) & (holder_team != team)[:, None, None]
+    is_defence = (base == 11)[:, None, None]
+    weak = np.zeros_like(occ, dtype=bool)
+    lineman = (occ >= 1) & (occ <= 5)
+    strong_of_occ = np.take_along_axis(
+        np.broadcast_to(s.strong[idx][:, None, None, :], (n, 11, 8, 5)), np.clip(occ - 1, 0, 4)[..., None],
+        axis=3)[..., 0]
+    weak = lineman & ~strong_of_occ & is_defence & (occ != holder[:, None, None])
+    move_ok = ((occ == -1) & (cost <= pts[:, None, None])) | (tackle & (cost <= pts[:, None, None])) | (
+        weak & (pts[:, None, None] >= 2))
+    move_ids = A.MOVE_BASE + slots[:, :, None] * N_DIRECTIONS + _DIRS[None, None, :]
+    legal[r[:, None, None], move_ids] = move_ok
+
+    # Lead Blocker follow (rule 24).
+    fsq = s.follow_square[idx].astype(np.int64)
+    f = fsq >= 0
+    if f.any():
+        follow_ok = f[:, None] & (DISTANCE[squares, np.maximum(fsq, 0)[:, None]] == 1) & (
+            slots != s.follow_mover[idx][:, None])
+        legal[r[:, None], A.FOLLOW_BASE + slots] = follow_ok
+
+    # Carrier actions: push, gap, throw (rules 16-18).
+    carrying = (holder >= 0) & (holder_team == team)
+    c = np.flatnonzero(carrying)
+    if c.size:
+        ci = idx[c]
+        cteam = team[c]
+        csq = s.ball_square[ci].astype(np.int64)
+        cpts = pts[c]
+        carrier = holder[c]
+        # push
+        push_legal, shove, first, _, _ = _push_lines(s, ci, cteam, csq)
+        dirs = np.array(FORWARD_DIRECTIONS)
+        push_cost = _MOVE_COST[dirs][None, :] * _qb_factor(s, ci, carrier)[:, None] * np.where(shove, 2, 1)
+        push_ok = push_legal & (push_cost <= cpts[:, None])
+        rows = np.broadcast_to(c[:, None], first.shape)
+        legal[rows[push_ok], A.PUSH_BASE + first[push_ok]] = True
+        # gap (offence only: strong linemen are the offence's)
+        offence_carrier = cteam == s.offence[ci]
+        line_sq = s.player_square[ci[:, None], np.arange(1, 6)[None, :]].astype(np.int64)  # [m,5]
+        delta_r = SQUARE_ROW[line_sq] - SQUARE_ROW[csq][:, None]
+        delta_l = SQUARE_LANE[line_sq] - SQUARE_LANE[csq][:, None]
+        forward_r = np.where(cteam == 0, -1, 1)[:, None]
+        beside_forward = (delta_r == forward_r) & (np.abs(delta_l) <= 1)
+        br = SQUARE_ROW[line_sq] + delta_r
+        bl = SQUARE_LANE[line_sq] + delta_l
+        beyond_on = (br >= 0) & (br < N_ROWS) & (bl >= 0) & (bl < N_LANES)
+        beyond = np.where(beyond_on, br * N_LANES + bl, 0)
+        beyond_free = beyond_on & (s.board[ci[:, None], beyond] < 0)
+        gap_cost = 2 * _gap_cost_per_square(s, ci, carrier)
+        gap_ok = offence_carrier[:, None] & s.strong[ci] & beside_forward & beyond_free & (
+            gap_cost <= cpts)[:, None]
+        legal[c[:, None], A.GAP_BASE + np.arange(5)[None, :]] = gap_ok
+        # throw
+        cslots = slots[c]
+        rsq = squares[c]
+        kind = _throw_kind(s, ci, cteam[:, None], csq[:, None], rsq)
+        behind_los = FRAME_ROW[cteam, csq] > FRAME_ROW[cteam, s.los_row[ci].astype(np.int64) * N_LANES]
+        eligible = ~_LINEMAN_SLOT[cslots]
+        fwd_ok = (kind == 2) & (offence_carrier & ~s.forward_pass_used[ci] & behind_los & (cpts >= 2))[:, None] & (
+            eligible)
+        lat_ok = (kind == 1) & (cpts >= 2)[:, None]
+        throw_ok = ((kind == 0) | lat_ok | fwd_ok) & (cslots != carrier[:, None])
+        legal[c[:, None], A.THROW_BASE + cslots] = throw_ok
+    return legal
+
+
+def recompute_legal(state: State, config: GameConfig | None = None) -> None:
+    """Recompute the cached legal mask of every game in place (after editing a state by hand)."""
+    global _CONFIG
+    _CONFIG = config or GameConfig()
+    idx = np.arange(state.batch_size)
+    _compute_legal(state, idx)
+    state.legal[state.phase == GAME_OVER] = False
+
+
+def legal_action_mask(state: State) -> np.ndarray:
+    """bool [batch, NUM_ACTIONS]: the legal actions of the team to act (all False once a game is over)."""
+    return state.legal.copy()
+
+
+# --- step ---------------------------------------------------------------------------------------------------
+
+def _refresh(s: State, idx, config):
+    """Recompute masks; end turns whose only legal action is End turn (rule 11)."""
+    global _CONFIG
+    _CONFIG = config
+    _compute_legal(s, idx)
+    for _ in range(10_000):
+        phase = s.phase[idx]
+        only_end = ((phase == PLAY) | (phase == SCRAMBLE)) & s.legal[idx, A.END_TURN] & (
+            s.legal[idx].sum(axis=1) == 1)
+        auto = idx[only_end]
+        if auto.size == 0:
+            break
+        scramble = s.phase[auto] == SCRAMBLE
+        _scramble_step_done(s, auto[scramble])
+        _end_turn(s, auto[~scramble])
+        _compute_legal(s, auto)
+    over = idx[(s.phase[idx] == GAME_OVER)]
+    s.legal[over] = False
+
+
+def step(state: State, actions, config: GameConfig | None = None, chance=None) -> State:
+    """Apply one action per game and return the new state (the input is not changed).
+
+    ``actions``: int array [batch] (a scalar for a batch of one). Finished games ignore their action.
+    Raises IllegalActionError, changing nothing, if any unfinished game's action is illegal.
+    """
+    global _CONFIG, _CHANCE
+    config = config or GameConfig()
+    actions = np.asarray(actions)
+    if actions.ndim == 0:
+        actions = np.full(state.batch_size, actions)
+    if actions.shape != (state.batch_size,) or not np.issubdtype(actions.dtype, np.integer):
+        raise ValueError(f"actions must be ints of shape ({state.batch_size},), got {actions.dtype} {actions.shape}")
+    live = np.flatnonzero(~state.terminated & ~state.truncated)
+    a = actions[live].astype(np.int64)
+    in_space = (a >= 0) & (a < A.NUM_ACTIONS)
+    ok = in_space & state.legal[live, np.clip(a, 0, A.NUM_ACTIONS - 1)]
+    if not ok.all():
+        bad = int(np.flatnonzero(~ok)[0])
+        _raise_illegal(state, int(live[bad]), int(a[bad]))
+    s = state.copy()
+    _CONFIG, _CHANCE = config, chance or CounterChance()
+    try:
+        _apply(s, live, a)
+        s.steps[live] += 1
+        cap = live[(s.steps[live] >= config.max_steps) & ~s.terminated[live]]
+        s.truncated[cap] = True
+        s.phase[cap] = GAME_OVER
+        s.to_act[cap] = -1
+        _refresh(s, live, config)
+    finally:
+        _CHANCE = None
+    return s
+
+
+def _apply(s, idx, a):
+    kind = A.ACTION_KIND[a]
+    arg = A.ACTION_ARG[a].astype(np.int64)
+
+    def sel(k):
+        m = kind == k
+        return idx[m], arg[m], a[m]
+
+    clear = (kind != A.KIND_FOLLOW)
+    s.follow_square[idx[clear]] = -1
+
+    g, arg_, _ = sel(A.KIND_END_TURN)
+    scramble = s.phase[g] == SCRAMBLE
+    _scramble_step_done(s, g[scramble])
+    _end_turn(s, g[~scramble])
+    g, arg_, _ = sel(A.KIND_SPECIAL)
+    _do_special(s, g, arg_)
+    g, arg_, _ = sel(A.KIND_OFFENCE_FORMATION)
+    _do_offence_formation(s, g, arg_)
+    g, arg_, _ = sel(A.KIND_DEFENCE_FORMATION)
+    _do_defence_formation(s, g, arg_)
+    g, arg_, _ = sel(A.KIND_PLAY_ON)
+    _begin_round(s, g)
+    g, arg_, _ = sel(A.KIND_FIELD_GOAL)
+    _do_field_goal(s, g)
+    g, arg_, _ = sel(A.KIND_PUNT)
+    _do_punt(s, g, arg_)
+    g, arg_, aa = sel(A.KIND_MOVE)
+    _do_move(s, g, arg_, A.ACTION_DIRECTION[aa].astype(np.int64))
+    g, arg_, _ = sel(A.KIND_PUSH)
+    _do_push(s, g, arg_)
+    g, arg_, _ = sel(A.KIND_GAP)
+    _do_gap(s, g, arg_)
+    g, arg_, _ = sel(A.KIND_THROW)
+    _do_throw(s, g, arg_)
+    g, arg_, _ = sel(A.KIND_FOLLOW)
+    _do_follow(s, g, arg_)
+
+
+def _raise_illegal(state, game, action):
+    names = [A.ACTION_NAMES[i] for i in np.flatnonzero(state.legal[game])]
+    label = A.ACTION_NAMES[action] if 0 <= action < A.NUM_ACTIONS else "(not an action id)"
+    from .diagram import to_diagram  # lazy: the diagram module imports this one
+
+    try:
+        picture = to_diagram(state.take(game))
+    except Exception:  # the message must not fail because of the picture
+        picture = "(diagram unavailable)"
+    raise IllegalActionError(
+        f"illegal action {label!r} (id {action}) in game {game}; legal actions: {names}\n{picture}",
+        game=game, action=action, legal_actions=names)
