@@ -104,11 +104,25 @@ def to_diagram(state: State, game: int = 0) -> str:
     return "\n".join(lines) + "\n"
 
 
+_DEFAULTS = {
+    "phase": "play", "to act": "one", "offence": "one", "opener": "one", "score": "0-0",
+    "overtime": "no 0-0", "drives": "1-0", "down": "1", "rolls": "1", "points": "0-0",
+    "dice": "0,0-0,0", "formations": "- -", "strong": "-", "specials": "- -", "forward pass used": "no",
+    "lead blocker used": "no no", "follow": "- -", "scramble": "step 0 resume one", "ball": "-",
+    "result": "winner - terminated no truncated no", "steps": "0", "rng": "0 0",
+}
+
+
 def from_diagram(text: str, config: GameConfig | None = None) -> State:
-    """A batch of one from a diagram. Raises ValueError on a malformed diagram, naming the line."""
+    """A batch of one from a diagram. Raises ValueError on a malformed diagram, naming the line.
+
+    For hand-written positions (tests), header lines may be left out (see ``_DEFAULTS``; ``line to
+    gain`` defaults to 3 rows ahead of the LOS, ``last holder`` to the offence), board rows may be
+    left out (empty), and the carrier may be marked on the board with ``@`` instead of a ``ball:`` line.
+    """
     from .engine import recompute_legal  # lazy: the engine imports this module for error messages
 
-    lines = [ln.rstrip() for ln in text.strip("\n").splitlines()]
+    lines = [ln.rstrip() for ln in text.strip("\n").splitlines() if ln.strip()]
     if not lines or lines[0].strip() != "gridiron diagram v1":
         raise ValueError("a diagram starts with the line 'gridiron diagram v1'")
     header: dict[str, str] = {}
@@ -121,25 +135,42 @@ def from_diagram(text: str, config: GameConfig | None = None) -> State:
         i += 1
     if i >= len(lines):
         raise ValueError("the diagram has no 'board:' section")
-    board_lines = lines[i + 2:i + 2 + N_ROWS]
-    if len(board_lines) != N_ROWS:
-        raise ValueError(f"the board needs {N_ROWS} rows, found {len(board_lines)}")
+    if "line of scrimmage" not in header:
+        raise ValueError("the diagram needs a 'line of scrimmage: row R lane L' line")
+    header = {**_DEFAULTS, **header}
+    if "line to gain" not in header:
+        los = int(header["line of scrimmage"].split()[1])
+        header["line to gain"] = f"row {los - 3 if header['offence'] == 'one' else los + 3}"
+    header.setdefault("last holder", header["offence"])
 
     s = State.empty(1)
     try:
         _read_header(s, header)
     except (KeyError, ValueError, IndexError) as err:
         raise ValueError(f"bad diagram header: {err!r}") from None
-    for row, line in enumerate(board_lines):
+    seen_rows = set()
+    for line in lines[i + 1:]:
         label, bar, cells_text = line.partition("|")
-        if not bar or int(label) != row + 1:
-            raise ValueError(f"board row {row + 1} is malformed: {line!r}")
+        if not bar:
+            if line.split() == [str(n) for n in range(1, N_LANES + 1)]:
+                continue  # the lane numbers
+            raise ValueError(f"board line is not 'row | cells': {line!r}")
+        try:
+            row = int(label) - 1
+        except ValueError:
+            raise ValueError(f"board line has no row number: {line!r}") from None
+        if not (0 <= row < N_ROWS) or row in seen_rows:
+            raise ValueError(f"board row {row + 1} is off the grid or repeated: {line!r}")
+        seen_rows.add(row)
         cells = cells_text.split()
         if len(cells) != N_LANES:
             raise ValueError(f"board row {row + 1} has {len(cells)} cells, needs {N_LANES}: {line!r}")
         for lane, cell in enumerate(cells):
             sq = row * N_LANES + lane
-            if cell in (".", "*"):
+            if cell == ".":
+                continue
+            if cell == "*":
+                s.ball_square[0] = sq
                 continue
             tag = cell.rstrip("@")
             if tag not in _TAG_SLOT:
@@ -149,6 +180,8 @@ def from_diagram(text: str, config: GameConfig | None = None) -> State:
                 raise ValueError(f"tag {tag} stands twice on the board")
             s.board[0, sq] = slot
             s.player_square[0, slot] = sq
+            if cell.endswith("@"):
+                s.ball_holder[0] = slot
     if s.ball_holder[0] >= 0:
         s.ball_square[0] = s.player_square[0, s.ball_holder[0]]
     recompute_legal(s, config or GameConfig())

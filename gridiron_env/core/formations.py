@@ -544,8 +544,9 @@ def formations_markdown() -> str:
         "lane is full between the end line and the LOS, the lanes one to the offence's right, one to its "
         "left, two to its right, two to its left, and so on are tried the same way. With the formations "
         "below this only ever moves defenders, and only when the LOS is on one of the three rows next to "
-        "the end zone the offence attacks (rulebook rows 4-6 for team one): there, defenders drawn deeper "
-        "than the rows left to the end line end up in the end zone's rows in front of the LOS. The "
+        "the end zone the offence attacks (rulebook rows 4-6 when team one has the ball, 25-27 when team "
+        "two has it): there, a defender drawn deeper than the end line stands on the last row instead, "
+        "or on the nearest free square toward the LOS. The "
         "offence always fits: its deepest back stands 3 rows behind the LOS, and the LOS is never nearer "
         "its own end line than the row next to its own end zone.",
         "",
