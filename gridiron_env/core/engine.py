@@ -57,6 +57,15 @@ def _ray_table():
 
 
 RAY = _ray_table()
+
+# The mask works on a padded board: square N_SQUARES is a wall (occupant -2) that every off-grid step
+# lands on, so gathers need no bounds checks. NB_PAD[team * (N_SQUARES + 1) + square, direction].
+_PAD = N_SQUARES + 1
+NB_PAD = np.full((2, _PAD, N_DIRECTIONS), N_SQUARES, dtype=np.int64)
+NB_PAD[:, :N_SQUARES] = np.where(NEIGHBOUR >= 0, NEIGHBOUR, N_SQUARES)
+NB_PAD = NB_PAD.reshape(2 * _PAD, N_DIRECTIONS)
+# Occupant kinds seen by a mover, from a per-game lookup indexed by occupant + 2 (occupant -2..21).
+_BLOCKED, _EMPTY, _TACKLE, _SWAP = 0, 1, 2, 3
 _PUSH_REACH = RAY.shape[-1]
 
 # Field-goal 3-dice target by the LOS row in the offence's frame (rule 21); 99 = out of range.
@@ -595,54 +604,63 @@ def _do_follow(s, idx, slot):
     _carrier_moved(s, idx)
 
 
-def _push_lines(s, idx, team, carrier_square):
-    """For each forward direction: the push's legality, shove flag and squares of the line.
+def _push_walk(s, idx, team, carrier_square, board, rows):
+    """The push of rule 16 in each forward direction, walking each line until its first empty square.
 
-    Returns (legal [n,3], shoves [n,3], first teammate slot [n,3], line_len [n,3]) for directions
-    FORWARD_DIRECTIONS (rule 16).
+    ``board``: padded boards, flat; ``rows``: each game's board in it. Returns (legal [n,3], shoves a defender [n,3], slot of the
+    teammate pushed [n,3] or -1). The loop runs over the length of the longest line, not over games.
     """
-    dirs = np.array(FORWARD_DIRECTIONS)
-    ray = RAY[team[:, None], carrier_square[:, None], dirs[None, :]].astype(np.int64)  # [n,3,K]
-    on_grid = ray >= 0
-    occ = np.where(on_grid, s.board[idx[:, None, None], np.maximum(ray, 0)], -2).astype(np.int64)
-    empty = occ == -1
-    has_end = empty.any(axis=2)
-    first_empty = np.argmax(empty, axis=2)  # index of the empty square past the line
-    k = np.arange(ray.shape[2])[None, None, :]
-    in_line = k < first_empty[..., None]
-    # blocked by the edge: an off-grid square comes before the first empty one
-    edge_first = (~on_grid & (k < first_empty[..., None])).any(axis=2) | ~has_end
-    occ_team = np.where(occ >= 0, np.where(occ < 11, s.offence[idx][:, None, None],
-                                           1 - s.offence[idx][:, None, None]), -1)
-    opponent = in_line & (occ_team >= 0) & (occ_team != team[:, None, None])
-    n_opp = opponent.sum(axis=2)
-    # A shoved defender needs a strong lineman of the pushing team directly behind him (k-1; k>=1).
-    opp_k = np.argmax(opponent, axis=2)
-    behind = np.take_along_axis(occ, np.maximum(opp_k - 1, 0)[..., None], axis=2)[..., 0]
-    behind_strong = (opp_k >= 1) & (behind >= 1) & (behind <= 5) & (team == s.offence[idx])[:, None]
-    strong_flags = s.strong[idx][:, None, :]
-    behind_strong &= np.take_along_axis(
-        np.broadcast_to(strong_flags, (idx.size, 3, 5)), np.clip(behind - 1, 0, 4)[..., None], axis=2)[..., 0]
-    first = occ[..., 0]
-    teammate_first = (first >= 0) & (occ_team[..., 0] == team[:, None])
-    legal = teammate_first & has_end & ~edge_first & ((n_opp == 0) | ((n_opp == 1) & behind_strong))
-    return legal, n_opp == 1, np.where(teammate_first, first, -1), first_empty, ray
+    n = idx.size
+    lines = n * 3
+    game = np.repeat(np.arange(n), 3)
+    board_row = np.repeat(rows, 3) * _PAD
+    direction = np.tile(np.array(FORWARD_DIRECTIONS), n)
+    line_team = team[game]
+    offence = s.offence[idx][game]
+    strong = np.zeros((n, 24), dtype=bool)  # by occupant + 2: a strong lineman of the pushing team
+    strong[:, 3:8] = s.strong[idx] & (team == s.offence[idx])[:, None]
+    strong = strong.ravel()
+    cur = NB_PAD[line_team * _PAD + carrier_square[game], direction]
+    first = board[board_row + cur].astype(np.int64)
+    first_team = np.where(first < 11, offence, 1 - offence)
+    teammate_first = (first >= 0) & (first_team == line_team)
+    legal = np.zeros(lines, dtype=bool)
+    shove = np.zeros(lines, dtype=bool)
+    act = np.flatnonzero(teammate_first)
+    prev = first.copy()
+    for _ in range(N_ROWS):
+        if act.size == 0:
+            break
+        nxt = NB_PAD[line_team[act] * _PAD + cur[act], direction[act]]
+        occ = board[board_row[act] + nxt].astype(np.int64)
+        empty = occ == -1
+        legal[act[empty]] = True
+        opp = (occ >= 0) & (np.where(occ < 11, offence[act], 1 - offence[act]) != line_team[act])
+        # one defender, shoved only by a strong lineman right behind him; a second one stops the push
+        opp_ok = opp & ~shove[act] & strong[game[act] * 24 + prev[act] + 2]
+        shove[act[opp_ok]] = True
+        cont = (occ >= 0) & (~opp | opp_ok)
+        prev[act] = occ
+        cur[act] = nxt
+        act = act[cont]
+    return legal.reshape(n, 3), shove.reshape(n, 3), np.where(teammate_first, first, -1).reshape(n, 3)
 
 
 def _do_push(s, idx, slot):
     team = s.to_act[idx].astype(np.int64)
     carrier = s.ball_holder[idx].astype(np.int64)
     csq = s.ball_square[idx].astype(np.int64)
-    legal, shove, first, length, ray = _push_lines(s, idx, team, csq)
-    j = np.argmax(first == slot[:, None], axis=1)  # which forward direction holds the pushed teammate
     r = np.arange(idx.size)
+    _, shove, first = _push_walk(s, idx, team, csq, _padded_board(s, idx), r)
+    j = np.argmax(first == slot[:, None], axis=1)  # which forward direction holds the pushed teammate
     direction = np.array(FORWARD_DIRECTIONS)[j]
     cost = _move_costs(s, idx, carrier, direction) * np.where(shove[r, j], 2, 1)
     s.points[idx, team] -= cost.astype(np.int8)
-    # Shift the line from its far end: square k moves to k+1, the carrier into ray[0].
-    line = ray[r, j]  # [n, K]
-    n_line = length[r, j]
-    for k in range(line.shape[1] - 1, -1, -1):
+    # The line: squares along the push direction up to the first empty one, which the last man fills.
+    line = RAY[team, csq, direction].astype(np.int64)  # [n, K]
+    occupied = s.board[idx[:, None], np.maximum(line, 0)] >= 0
+    n_line = np.argmin(occupied, axis=1)
+    for k in range(line.shape[1] - 2, -1, -1):  # from the far end, so every square is free to enter
         m = n_line > k
         if not m.any():
             continue
@@ -847,6 +865,13 @@ def _legal_scramble(s, idx):
     return legal
 
 
+def _padded_board(s, idx):
+    """Boards of the games ``idx`` with a wall square appended: int64 [n * _PAD] flat."""
+    pb = np.full((idx.size, _PAD), -2, dtype=np.int8)
+    pb[:, :N_SQUARES] = s.board[idx]
+    return pb.ravel()
+
+
 def _legal_play(s, idx):
     n = idx.size
     legal = np.zeros((n, A.NUM_ACTIONS), dtype=bool)
@@ -854,26 +879,28 @@ def _legal_play(s, idx):
     team, base, slots, squares = _acting_squares(s, idx)
     pts = s.points[idx, team].astype(np.int64)
     r = np.arange(n)
+    board = _padded_board(s, idx)
 
-    # Moves (rules 13-14).
-    target = NEIGHBOUR[team[:, None, None], squares[:, :, None], _DIRS[None, None, :]].astype(np.int64)
-    on_grid = target >= 0
-    occ = np.where(on_grid, s.board[idx[:, None, None], np.maximum(target, 0)], -2).astype(np.int64)
-    cost = _MOVE_COST[None, None, :] * _qb_factor(s, idx[:, None], slots)[:, :, None]
+    # Moves (rules 13-14): what stands on each target square decides (empty / tackle / swap / blocked).
+    target = NB_PAD[team[:, None] * _PAD + squares]  # [n, 11, 8]
+    occ = board[(r * _PAD)[:, None, None] + target].astype(np.intp)
     holder = s.ball_holder[idx].astype(np.int64)
     holder_team = np.where(holder >= 0, np.where(holder < 11, s.offence[idx], 1 - s.offence[idx]), -1)
-    tackle = (occ >= 0) & (occ == holder[:, None, None]) & (holder_team != team)[:, None, None]
-    is_defence = (base == 11)[:, None, None]
-    weak = np.zeros_like(occ, dtype=bool)
-    lineman = (occ >= 1) & (occ <= 5)
-    strong_of_occ = np.take_along_axis(
-        np.broadcast_to(s.strong[idx][:, None, None, :], (n, 11, 8, 5)), np.clip(occ - 1, 0, 4)[..., None],
-        axis=3)[..., 0]
-    weak = lineman & ~strong_of_occ & is_defence & (occ != holder[:, None, None])
-    move_ok = ((occ == -1) & (cost <= pts[:, None, None])) | (tackle & (cost <= pts[:, None, None])) | (
-        weak & (pts[:, None, None] >= 2))
-    move_ids = A.MOVE_BASE + slots[:, :, None] * N_DIRECTIONS + _DIRS[None, None, :]
-    legal[r[:, None, None], move_ids] = move_ok
+    kind = np.zeros((n, 24), dtype=np.int8)  # indexed by occupant + 2
+    kind[:, 1] = _EMPTY
+    # a defender may go through a weak lineman of the offence for 2 points
+    defending = base == 11
+    kind[:, 3:8] = np.where(defending[:, None] & ~s.strong[idx], _SWAP, _BLOCKED)
+    enemy_carrier = (holder >= 0) & (holder_team != team)
+    kind[r[enemy_carrier], holder[enemy_carrier] + 2] = _TACKLE
+    occ_kind = kind.ravel()[(r * 24)[:, None, None] + occ + 2]
+    cost = np.broadcast_to(_MOVE_COST, (n, 11, N_DIRECTIONS)).copy()
+    cost[:, 0, :] *= _qb_factor(s, idx, np.where(base == 0, QB, -1))[:, None]
+    p3 = pts[:, None, None]
+    move_ok = (((occ_kind == _EMPTY) | (occ_kind == _TACKLE)) & (cost <= p3)) | ((occ_kind == _SWAP) & (p3 >= 2))
+    move_ok = move_ok.reshape(n, 11 * N_DIRECTIONS)
+    legal[~defending, A.MOVE_BASE:A.MOVE_BASE + 11 * N_DIRECTIONS] = move_ok[~defending]
+    legal[defending, A.MOVE_BASE + 11 * N_DIRECTIONS:A.PUSH_BASE] = move_ok[defending]
 
     # Lead Blocker follow (rule 24).
     fsq = s.follow_square[idx].astype(np.int64)
@@ -893,7 +920,7 @@ def _legal_play(s, idx):
         cpts = pts[c]
         carrier = holder[c]
         # push
-        push_legal, shove, first, _, _ = _push_lines(s, ci, cteam, csq)
+        push_legal, shove, first = _push_walk(s, ci, cteam, csq, board, c)
         dirs = np.array(FORWARD_DIRECTIONS)
         push_cost = _MOVE_COST[dirs][None, :] * _qb_factor(s, ci, carrier)[:, None] * np.where(shove, 2, 1)
         push_ok = push_legal & (push_cost <= cpts[:, None])

@@ -1,0 +1,49 @@
+"""Engine speed: agent steps per second with random legal actions (mask included), and state size.
+
+    python benchmarks/engine_speed.py [--batches 1 64 1024 4096] [--seconds 5]
+
+A step here is one action in each game of the batch; steps/s counts game-steps (batch x batch steps).
+Finished games are reset in place so the batch stays full.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+import gridiron_env as g
+from gridiron_env.core import State
+
+
+def measure(batch: int, seconds: float, seed: int = 0) -> float:
+    config = g.GameConfig()
+    rng = np.random.default_rng(seed)
+    s = g.init(batch, seed=seed, config=config)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        legal = s.legal
+        action = (rng.random(legal.shape, dtype=np.float32) * legal).argmax(axis=1)
+        s = g.step(s, action, config=config)
+        done = np.flatnonzero(s.terminated | s.truncated)
+        if done.size:
+            s.put(done, g.init(done.size, seed=int(rng.integers(1 << 31)), config=config))
+        steps += batch
+    return steps / (time.perf_counter() - start)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--batches", type=int, nargs="+", default=[1, 64, 1024, 4096])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    args = parser.parse_args()
+    print(f"state: {State.bytes_per_game()} bytes per game")
+    print(f"{'batch':>6}  {'steps/s':>12}")
+    for batch in args.batches:
+        print(f"{batch:>6}  {measure(batch, args.seconds):>12,.0f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+"""Property tests of the engine: determinism, batch independence, refusal of illegal actions, round trips."""
+
+import numpy as np
+import pytest
+
+import gridiron_env as g
+from gridiron_env.core import IllegalActionError, State, action_id, action_name, from_diagram, to_diagram
+from gridiron_env.core.actions import NUM_ACTIONS
+from gridiron_env.core.invariants import check_invariants
+
+
+def random_legal(legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per game (0 for finished games)."""
+    weights = rng.random(legal.shape) * legal
+    return weights.argmax(axis=1)
+
+
+def play(batch, seed, steps, action_seed=0, config=None):
+    rng = np.random.default_rng(action_seed)
+    s = g.init(batch, seed=seed, config=config)
+    history = []
+    for _ in range(steps):
+        a = random_legal(s.legal, rng)
+        history.append(a)
+        s = g.step(s, a, config=config)
+    return s, np.array(history)
+
+
+def test_same_seed_same_game():
+    a, _ = play(5, seed=11, steps=300)
+    b, _ = play(5, seed=11, steps=300)
+    assert a.equals(b)
+    c, _ = play(5, seed=12, steps=300)
+    assert not a.equals(c)
+
+
+def test_game_i_of_batch_plays_like_lone_game_seeded_s_plus_i():
+    seed, batch = 40, 7
+    s, history = play(batch, seed=seed, steps=400, action_seed=3)
+    for i in range(batch):
+        lone = g.init(1, seed=seed + i)
+        for a in history[:, i]:
+            lone = g.step(lone, np.array([a]))
+        assert lone.equals(s.take(i)), f"game {i} diverged from a lone game seeded {seed + i}"
+
+
+def test_batched_step_equals_single_steps_from_mixed_positions():
+    """Games at different phases of play step together exactly as they would alone."""
+    s, _ = play(6, seed=5, steps=250, action_seed=9)
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        a = random_legal(s.legal, rng)
+        together = g.step(s, a)
+        for i in range(s.batch_size):
+            alone = g.step(s.take(i), a[i:i + 1])
+            assert alone.equals(together.take(i))
+        s = together
+
+
+def test_illegal_action_raises_and_changes_nothing():
+    s, _ = play(4, seed=2, steps=120)
+    before = s.copy()
+    rng = np.random.default_rng(0)
+    a = random_legal(s.legal, rng)
+    bad_game = 2
+    illegal = int(np.flatnonzero(~s.legal[bad_game])[0])
+    a[bad_game] = illegal
+    with pytest.raises(IllegalActionError) as err:
+        g.step(s, a)
+    assert s.equals(before), "a refused step must leave every game untouched"
+    message = str(err.value)
+    assert action_name(illegal) in message and "game 2" in message
+    legal_names = [action_name(i) for i in np.flatnonzero(s.legal[bad_game])]
+    assert err.value.legal_actions == tuple(legal_names)
+    assert all(name in message for name in legal_names)
+    assert "gridiron diagram v1" in message  # the position is shown
+    assert isinstance(err.value, ValueError)
+
+
+def test_out_of_range_action_is_refused():
+    s = g.init(2, seed=0)
+    with pytest.raises(IllegalActionError):
+        g.step(s, np.array([0, NUM_ACTIONS]))
+    with pytest.raises(IllegalActionError):
+        g.step(s, np.array([-1, 0]))
+    with pytest.raises(ValueError):
+        g.step(s, np.array([0, 0, 0]))
+
+
+def _without_counters(state: State) -> State:
+    t = state.copy()
+    t.steps[:] = 0
+    return t
+
+
+def test_every_legal_action_changes_the_state():
+    s, _ = play(8, seed=21, steps=200, action_seed=4)
+    for i in range(s.batch_size):
+        one = s.take(i)
+        for a in np.flatnonzero(one.legal[0]):
+            nxt = g.step(one, np.array([a]))
+            assert not _without_counters(nxt).equals(_without_counters(one)), action_name(a)
+
+
+def test_step_does_not_modify_its_input():
+    s, _ = play(3, seed=8, steps=50)
+    before = s.copy()
+    g.step(s, random_legal(s.legal, np.random.default_rng(5)))
+    assert s.equals(before)
+
+
+def test_action_names_and_ids_round_trip():
+    assert len(set(g.ACTION_NAMES)) == NUM_ACTIONS
+    for i in range(NUM_ACTIONS):
+        assert action_id(action_name(i)) == i
+    assert action_id("  Move qb   n ") == action_id("move QB N")
+    assert action_id("PUNT 9") == action_id("punt 9")
+    with pytest.raises(ValueError):
+        action_id("move QB UP")
+    with pytest.raises(ValueError):
+        action_name(NUM_ACTIONS)
+
+
+def test_diagram_round_trips_reachable_states():
+    s, _ = play(16, seed=31, steps=500, action_seed=2)
+    for i in range(s.batch_size):
+        text = to_diagram(s, i)
+        back = from_diagram(text)
+        assert back.equals(s.take(i)), text
+
+
+def test_state_fits_the_budget():
+    assert State.bytes_per_game() <= 4096
+    s = g.init(3)
+    total = sum(getattr(s, name).nbytes for name in s.__dataclass_fields__)
+    assert total == 3 * State.bytes_per_game()
+
+
+@pytest.mark.parametrize("batch,steps,cap", [(1, 20_000, 1500), (7, 4_000, 1500), (256, 640, 600)])
+def test_random_play_keeps_invariants_and_every_game_ends(batch, steps, cap):
+    """Random legal play: invariants after every step, the cached mask equals the rules' mask, and
+    every game ends (a winner, or truncation at the cap on agent steps) within ``cap`` steps."""
+    config = g.GameConfig(max_steps=cap)
+    rng = np.random.default_rng(batch)
+    s = g.init(batch, seed=1000 + batch, config=config)
+    since_init, games_ended = 0, 0
+    for t in range(steps):
+        s = g.step(s, random_legal(s.legal, rng), config=config)
+        since_init += 1
+        check_invariants(s, check_mask=(t % 97 == 0), config=config)
+        finished = s.terminated | s.truncated
+        assert not (since_init >= cap and not finished.all()), "a game outlived the step cap"
+        assert not (s.terminated & s.truncated).any()
+        if finished.all():
+            games_ended += batch
+            s = g.init(batch, seed=int(rng.integers(1 << 31)), config=config)
+            since_init = 0
+    assert games_ended >= batch * (steps // cap)
