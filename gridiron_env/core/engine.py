@@ -92,6 +92,8 @@ def _team_of(s: State, idx, slot):
 
 def _move_player(s: State, idx, slot, to_square):
     """Move ``slot`` to an empty square (board kept in step)."""
+    if idx.size == 0:
+        return
     frm = s.player_square[idx, slot]
     s.board[idx, frm] = -1
     s.board[idx, to_square] = slot
@@ -131,6 +133,8 @@ def init(batch_size: int, seed: int = 0, config: GameConfig | None = None, chanc
 
 def _start_down(s: State, idx):
     """Clear the field for a new down at (los_row, los_lane); the offence picks its formation."""
+    if idx.size == 0:
+        return
     s.board[idx] = -1
     s.player_square[idx] = -1
     s.ball_square[idx] = s.los_row[idx].astype(np.int16) * N_LANES + s.los_lane[idx]
@@ -158,6 +162,8 @@ def _spot(s, idx, square):
 
 def _new_series(s: State, idx, team, square):
     """First-and-ten for ``team`` at ``square`` (rule 6)."""
+    if idx.size == 0:
+        return
     s.offence[idx] = team
     s.down[idx] = 1
     _spot(s, idx, square)
@@ -169,6 +175,8 @@ def _new_series(s: State, idx, team, square):
 
 def _next_down(s: State, idx, square):
     """Same offence, next down, spotted at ``square``; a failed 4th down turns the ball over (rule 6)."""
+    if idx.size == 0:
+        return
     s.down[idx] += 1
     over = s.down[idx] > 4
     turnover = idx[over]
@@ -336,6 +344,8 @@ def _gain_possession(s: State, idx, slot, recovery=False):
 
 def _carrier_moved(s: State, idx):
     """After the carrier moves: a touchdown if he stands in the end zone his team attacks."""
+    if idx.size == 0:
+        return
     holder = s.ball_holder[idx].astype(np.int64)
     carried = holder >= 0
     idx, holder = idx[carried], holder[carried]
@@ -404,6 +414,8 @@ def _do_special(s, idx, choice):
 
 def _place(s, idx, slots, placement_squares):
     """Put players on their formation squares (offence-frame squares turned to absolute)."""
+    if idx.size == 0:
+        return
     frame_team = s.offence[idx][:, None]
     sq = np.where(frame_team == 0, placement_squares, N_SQUARES - 1 - placement_squares).astype(np.int64)
     s.player_square[idx[:, None], slots[None, :]] = sq
@@ -539,6 +551,8 @@ def _blind_step(s, idx, slot, to):
 
 
 def _recover(s, idx, slot):
+    if idx.size == 0:
+        return
     s.phase[idx] = PLAY
     s.to_act[idx] = s.resume_team[idx]
     _gain_possession(s, idx, slot, recovery=True)
@@ -547,6 +561,8 @@ def _recover(s, idx, slot):
 def _scramble_step_done(s, idx):
     """After a blind step that missed (or a declined one): the other side steps, or the ball is shown and
     the dice roll again."""
+    if idx.size == 0:
+        return
     first = s.scramble_step[idx] == 0
     a = idx[first]
     s.scramble_step[a] = 1
@@ -597,6 +613,8 @@ def _tackle(s, idx, tackling_team):
 
 
 def _do_follow(s, idx, slot):
+    if idx.size == 0:
+        return
     team = s.to_act[idx].astype(np.int64)
     _move_player(s, idx, slot, s.follow_square[idx].astype(np.int64))
     s.lead_blocker_used[idx, team] = True
@@ -1028,42 +1046,35 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None) -
 
 
 def _apply(s, idx, a):
+    """Dispatch each game's action to its kind's handler, each handler vectorised over its games."""
     kind = A.ACTION_KIND[a]
     arg = A.ACTION_ARG[a].astype(np.int64)
-
-    def sel(k):
+    s.follow_square[idx[kind != A.KIND_FOLLOW]] = -1  # a Lead Blocker follow must come straight after the move
+    for k in np.unique(kind):
         m = kind == k
-        return idx[m], arg[m], a[m]
+        _HANDLERS[k](s, idx[m], arg[m], a[m])
 
-    clear = (kind != A.KIND_FOLLOW)
-    s.follow_square[idx[clear]] = -1
 
-    g, arg_, _ = sel(A.KIND_END_TURN)
-    scramble = s.phase[g] == SCRAMBLE
-    _scramble_step_done(s, g[scramble])
-    _end_turn(s, g[~scramble])
-    g, arg_, _ = sel(A.KIND_SPECIAL)
-    _do_special(s, g, arg_)
-    g, arg_, _ = sel(A.KIND_OFFENCE_FORMATION)
-    _do_offence_formation(s, g, arg_)
-    g, arg_, _ = sel(A.KIND_DEFENCE_FORMATION)
-    _do_defence_formation(s, g, arg_)
-    g, arg_, _ = sel(A.KIND_PLAY_ON)
-    _begin_round(s, g)
-    g, arg_, _ = sel(A.KIND_FIELD_GOAL)
-    _do_field_goal(s, g)
-    g, arg_, _ = sel(A.KIND_PUNT)
-    _do_punt(s, g, arg_)
-    g, arg_, aa = sel(A.KIND_MOVE)
-    _do_move(s, g, arg_, A.ACTION_DIRECTION[aa].astype(np.int64))
-    g, arg_, _ = sel(A.KIND_PUSH)
-    _do_push(s, g, arg_)
-    g, arg_, _ = sel(A.KIND_GAP)
-    _do_gap(s, g, arg_)
-    g, arg_, _ = sel(A.KIND_THROW)
-    _do_throw(s, g, arg_)
-    g, arg_, _ = sel(A.KIND_FOLLOW)
-    _do_follow(s, g, arg_)
+def _do_end_turn(s, idx):
+    scramble = s.phase[idx] == SCRAMBLE
+    _scramble_step_done(s, idx[scramble])  # declining the blind step
+    _end_turn(s, idx[~scramble])
+
+
+_HANDLERS = {
+    A.KIND_END_TURN: lambda s, g, arg, a: _do_end_turn(s, g),
+    A.KIND_SPECIAL: lambda s, g, arg, a: _do_special(s, g, arg),
+    A.KIND_OFFENCE_FORMATION: lambda s, g, arg, a: _do_offence_formation(s, g, arg),
+    A.KIND_DEFENCE_FORMATION: lambda s, g, arg, a: _do_defence_formation(s, g, arg),
+    A.KIND_PLAY_ON: lambda s, g, arg, a: _begin_round(s, g),
+    A.KIND_FIELD_GOAL: lambda s, g, arg, a: _do_field_goal(s, g),
+    A.KIND_PUNT: lambda s, g, arg, a: _do_punt(s, g, arg),
+    A.KIND_MOVE: lambda s, g, arg, a: _do_move(s, g, arg, A.ACTION_DIRECTION[a].astype(np.int64)),
+    A.KIND_PUSH: lambda s, g, arg, a: _do_push(s, g, arg),
+    A.KIND_GAP: lambda s, g, arg, a: _do_gap(s, g, arg),
+    A.KIND_THROW: lambda s, g, arg, a: _do_throw(s, g, arg),
+    A.KIND_FOLLOW: lambda s, g, arg, a: _do_follow(s, g, arg),
+}
 
 
 def _raise_illegal(state, game, action):
