@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from dataclasses import dataclass
 
 KICK_MODES = ("dice", "paper")
@@ -32,7 +33,7 @@ class GameConfig:
     def __post_init__(self):
         def check_int(name, low, high):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or not (low <= value <= high):
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not (low <= value <= high):
                 raise ValueError(f"GameConfig.{name} must be an int from {low} to {high}, got {value!r}")
 
         check_int("target_score", 1, 99)
@@ -44,7 +45,7 @@ class GameConfig:
         if self.kick_mode not in KICK_MODES:
             raise ValueError(f"GameConfig.kick_mode must be one of {KICK_MODES}, got {self.kick_mode!r}")
         chance = self.paper_answer_chance
-        if isinstance(chance, bool) or not isinstance(chance, (int, float)) or not (0 < chance <= 1):
+        if isinstance(chance, bool) or not isinstance(chance, numbers.Real) or not (0 < chance <= 1):
             raise ValueError(f"GameConfig.paper_answer_chance must be a number in (0, 1], got {chance!r}")
 
     def replace(self, **changes) -> "GameConfig":

@@ -301,12 +301,18 @@ def _ball_dead(s: State, idx, team, square):
         return
     team = np.asarray(team, dtype=np.int64)
     square = np.asarray(square, dtype=np.int64)
-    safety = DEFENDED_END_ZONE[team, square]
+    in_own_end_zone = DEFENDED_END_ZONE[team, square]
+    defence_ball = team != s.offence[idx]
+    # Downed in his own end zone: a safety for the offence's carrier (rule 15), a touchback for a
+    # defender returning a takeaway (rule 20).
+    safety = in_own_end_zone & ~defence_ball
     _safety(s, idx[safety], 1 - team[safety])
+    own_touchback = in_own_end_zone & defence_ball
+    _change_possession(s, idx[own_touchback], team[own_touchback], -1)
     # A loose ball dead in the end zone its last holder attacks: touchback to the other team.
-    touchback = SCORING_END_ZONE[team, square] & ~safety
+    touchback = SCORING_END_ZONE[team, square] & ~in_own_end_zone
     _change_possession(s, idx[touchback], 1 - team[touchback], -1)
-    rest = ~safety & ~touchback
+    rest = ~in_own_end_zone & ~touchback
     idx, team, square = idx[rest], team[rest], square[rest]
     kept = team == s.offence[idx]
     # The defence ends the play holding the ball: first-and-ten for it at the spot (rule 26).
@@ -325,8 +331,8 @@ def _incomplete(s: State, idx):
 
 def _gain_possession(s: State, idx, slot, recovery=False):
     """``slot`` now holds the ball where he stands: a touchdown in the end zone his team attacks. When
-    ``recovery`` (an interception or a loose ball picked up), a defender in the end zone his team defends
-    gets a touchback (rules 20, 27); a completed throw there is just a catch."""
+    ``recovery`` (a loose ball picked up), a defender in the end zone his team defends gets a touchback
+    at once (rule 27); a catch or an interception there is live (rule 20)."""
     if idx.size == 0:
         return
     slot = np.asarray(slot, dtype=np.int64)
@@ -829,7 +835,8 @@ def _intercept(s, idx, throwing_team, receiver_square, thrower_square):
            + SQUARE_LANE[sq] * 100 + SQUARE_ROW[sq])
     interceptor = slots[np.arange(idx.size), np.argmin(key, axis=1)]
     s.points[idx, throwing_team] = 0
-    _gain_possession(s, idx, interceptor, recovery=True)
+    # Not a recovery: an interceptor in his own end zone may run it out (a touchback if downed there).
+    _gain_possession(s, idx, interceptor)
     _end_turn(s, idx[s.phase[idx] == PLAY])
 
 
