@@ -144,3 +144,29 @@ class State:
     def team_of_slot(self, slot):
         """Team of a slot (per game): slots 0-10 are the offence's."""
         return np.where(np.asarray(slot) < 11, self.offence, 1 - self.offence)
+
+
+def mirror_state(state: State) -> State:
+    """The same position seen after a half turn with the teams swapped (team one <-> team two).
+
+    Team identity is separate from orientation: every observation and legal mask of team t in ``state``
+    equals that of team 1 - t in the mirror. Used by symmetry tests and for data augmentation.
+    """
+    from .geometry import N_LANES, N_ROWS, N_SQUARES
+
+    m = state.copy()
+    for name in ("offence", "opener", "last_holder_team", "resume_team"):
+        setattr(m, name, (1 - getattr(state, name)).astype(getattr(state, name).dtype))
+    for name in ("to_act", "winner"):
+        value = getattr(state, name)
+        setattr(m, name, np.where(value >= 0, 1 - value, value).astype(value.dtype))
+    for name in ("score", "overtime_points", "drives", "points", "dice", "special", "lead_blocker_used"):
+        setattr(m, name, getattr(state, name)[:, ::-1].copy())
+    for name in ("player_square", "ball_square", "follow_square"):
+        value = getattr(state, name)
+        setattr(m, name, np.where(value >= 0, N_SQUARES - 1 - value, value).astype(value.dtype))
+    m.board = state.board[:, ::-1].copy()
+    m.los_row = (N_ROWS - 1 - state.los_row).astype(state.los_row.dtype)
+    m.los_lane = (N_LANES - 1 - state.los_lane).astype(state.los_lane.dtype)
+    m.line_to_gain = (N_ROWS - 1 - state.line_to_gain).astype(state.line_to_gain.dtype)
+    return m
