@@ -156,3 +156,18 @@ def test_random_play_keeps_invariants_and_every_game_ends(batch, steps, cap):
             s = g.init(batch, seed=int(rng.integers(1 << 31)), config=config)
             since_init = 0
     assert games_ended >= batch * (steps // cap)
+
+
+def test_diagram_round_trips_a_defender_carrying_the_ball():
+    text = """gridiron diagram v1
+phase: play
+to act: two
+line of scrimmage: row 15 lane 9
+points: 3-4
+board:
+ 10 | .   .   LDE LDT RDT RDE SLB MLB@ WLB LCB RCB FS  SS  .   .   .   .   .
+ 15 | .   .   .   .   .   .   QB  C   LG  RG  LT  RT  X   Y   Z   H   F   .
+"""
+    s = from_diagram(text)
+    assert s.ball_holder[0] == 16  # MLB
+    assert from_diagram(to_diagram(s)).equals(s)

@@ -100,7 +100,8 @@ def to_diagram(state: State, game: int = 0) -> str:
                 cells.append("*")
             else:
                 cells.append(".")
-        lines.append(f"{row + 1:>3} | " + "".join(f"{c:<4}" for c in cells).rstrip())
+        # cells are 4 wide; a 4-character cell ("MLB@") still gets its separating space
+        lines.append(f"{row + 1:>3} | " + " ".join(c.ljust(3) for c in cells).rstrip())
     return "\n".join(lines) + "\n"
 
 

@@ -1017,11 +1017,12 @@ def _refresh(s: State, idx, config):
     s.legal[over] = False
 
 
-def step(state: State, actions, config: GameConfig | None = None, chance=None) -> State:
+def step(state: State, actions, config: GameConfig | None = None, chance=None, active=None) -> State:
     """Apply one action per game and return the new state (the input is not changed).
 
-    ``actions``: int array [batch] (a scalar for a batch of one). Finished games ignore their action.
-    Raises IllegalActionError, changing nothing, if any unfinished game's action is illegal.
+    ``actions``: int array [batch] (a scalar for a batch of one). Finished games ignore their action, and
+    so do games where the optional bool mask ``active`` [batch] is False.
+    Raises IllegalActionError, changing nothing, if any stepped game's action is illegal.
     """
     global _CONFIG, _CHANCE
     config = config or GameConfig()
@@ -1030,7 +1031,10 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None) -
         actions = np.full(state.batch_size, actions)
     if actions.shape != (state.batch_size,) or not np.issubdtype(actions.dtype, np.integer):
         raise ValueError(f"actions must be ints of shape ({state.batch_size},), got {actions.dtype} {actions.shape}")
-    live = np.flatnonzero(~state.terminated & ~state.truncated)
+    stepping = ~state.terminated & ~state.truncated
+    if active is not None:
+        stepping &= np.asarray(active, dtype=bool)
+    live = np.flatnonzero(stepping)
     a = actions[live].astype(np.int64)
     in_space = (a >= 0) & (a < A.NUM_ACTIONS)
     ok = in_space & state.legal[live, np.clip(a, 0, A.NUM_ACTIONS - 1)]
@@ -1050,6 +1054,24 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None) -
     finally:
         _CHANCE = None
     return s
+
+
+def start_drive(state: State, games, team, los_row, lane, config: GameConfig | None = None) -> None:
+    """In place: give ``team`` first-and-ten at (``los_row``, ``lane``) (0-based, absolute) in ``games``.
+
+    For drive environments and tests: the specials phase is skipped (picks stay as they are), the down
+    starts with the offence's formation. ``los_row`` must be in the field of play (3-26).
+    """
+    games = np.atleast_1d(np.asarray(games, dtype=np.int64))
+    team = np.broadcast_to(np.asarray(team, dtype=np.int64), games.shape)
+    los_row = np.broadcast_to(np.asarray(los_row, dtype=np.int64), games.shape)
+    lane = np.broadcast_to(np.asarray(lane, dtype=np.int64), games.shape)
+    if ((los_row < FIRST_FIELD_ROW) | (los_row > LAST_FIELD_ROW)).any():
+        raise ValueError(f"los_row must be in the field of play ({FIRST_FIELD_ROW}-{LAST_FIELD_ROW}), got {los_row}")
+    if ((lane < 0) | (lane >= N_LANES)).any() or ((team < 0) | (team > 1)).any():
+        raise ValueError("lane must be 0-17 and team 0 or 1")
+    _new_series(state, games, team, los_row * N_LANES + lane)
+    recompute_legal(state, config)
 
 
 def _apply(s, idx, a):

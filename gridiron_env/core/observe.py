@@ -24,6 +24,7 @@ from .geometry import FRAME_ROW, N_LANES, N_ROWS, N_SQUARES, SQUARE_LANE, SQUARE
 from .odds import COMPLETION_TABLE, field_goal_chance  # noqa: F401  (COMPLETION_TABLE re-exported for bots)
 from .state import PHASE_NAMES, SPECIALS_PICK, State
 
+OBS_LOW, OBS_HIGH = -1.0, 2.0  # bounds of every feature value (scores past twice the target are clipped)
 PLAYER_FEATURES = ("on_field", "row", "lane", "row_from_ball", "lane_from_ball", "carrier")
 
 _SCALARS = (  # (name, width, meaning)
@@ -192,7 +193,7 @@ def observe_scalars(state: State, team=None, config: GameConfig | None = None) -
     distance = field_goal_distance_for_row(los_off)
     put("field_goal", np.stack([distance / 80, _FG_CHANCE_BY_FRAME_ROW[los_off]], 1))
     put("steps", s.steps / 10_000)
-    return out
+    return np.clip(out, OBS_LOW, OBS_HIGH, out=out)
 
 
 def observe(state: State, team=None, config: GameConfig | None = None) -> np.ndarray:
@@ -219,7 +220,7 @@ def observe(state: State, team=None, config: GameConfig | None = None) -> np.nda
         np.where(on, (lane - ref_lane) / 17, 0),
         slots == s.ball_holder[:, None],
     ], axis=2).astype(np.float32).reshape(B, PLAYERS_SIZE)
-    return np.concatenate([players, observe_scalars(s, v, config)], axis=1)
+    return np.concatenate([players, observe_scalars(s, v, config)], axis=1)  # every value in [-1, 2]
 
 
 def observe_planes(state: State, team=None, config: GameConfig | None = None) -> tuple[np.ndarray, np.ndarray]:
