@@ -7,9 +7,27 @@ from .core import (
     to_diagram,
 )
 
+from . import envs as _envs  # registers the Gymnasium ids  # noqa: F401
+
 __version__ = "0.1.0"
 
+
+def raw_env(**kwargs):
+    """The PettingZoo AEC env, unwrapped (see gridiron_env.envs.pettingzoo_env)."""
+    from .envs.pettingzoo_env import raw_env as _raw_env
+
+    return _raw_env(**kwargs)
+
+
+def env(**kwargs):
+    """The PettingZoo AEC env with PettingZoo's standard wrappers."""
+    from .envs.pettingzoo_env import env as _env
+
+    return _env(**kwargs)
+
+
 __all__ = [
+    "env", "raw_env",
     "ACTION_NAMES", "GameConfig", "IllegalActionError", "NUM_ACTIONS", "State", "action_id", "action_name",
     "check_invariants", "completion_chance", "field_goal_chance", "from_diagram", "init",
     "legal_action_mask", "pass_price", "step", "to_diagram",

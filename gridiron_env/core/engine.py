@@ -1004,8 +1004,7 @@ def _refresh(s: State, idx, config):
     _compute_legal(s, idx)
     for _ in range(10_000):
         phase = s.phase[idx]
-        only_end = ((phase == PLAY) | (phase == SCRAMBLE)) & s.legal[idx, A.END_TURN] & (
-            s.legal[idx].sum(axis=1) == 1)
+        only_end = ((phase == PLAY) | (phase == SCRAMBLE)) & ~s.legal[idx, 1:].any(axis=1)
         auto = idx[only_end]
         if auto.size == 0:
             break

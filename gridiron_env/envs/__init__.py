@@ -1,0 +1,21 @@
+"""Environments over the engine: Gymnasium (single-agent, drive, vector), PettingZoo AEC, self-play batch.
+
+Importing this package registers the Gymnasium ids (each with a natively batched vector entry point):
+``gridiron_env/Gridiron-v0``, ``gridiron_env/GridironOffence-v0``, ``gridiron_env/GridironDefence-v0``.
+"""
+
+import gymnasium
+
+_IDS = {
+    "gridiron_env/Gridiron-v0": ("GridironEnv", "GridironVectorEnv"),
+    "gridiron_env/GridironOffence-v0": ("GridironOffenceEnv", "GridironOffenceVectorEnv"),
+    "gridiron_env/GridironDefence-v0": ("GridironDefenceEnv", "GridironDefenceVectorEnv"),
+}
+
+for _id, (_single, _vector) in _IDS.items():
+    if _id not in gymnasium.registry:
+        gymnasium.register(
+            id=_id,
+            entry_point=f"gridiron_env.envs.single:{_single}",
+            vector_entry_point=f"gridiron_env.envs.vector:{_vector}",
+        )

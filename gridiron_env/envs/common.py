@@ -1,0 +1,97 @@
+"""Pieces every environment shares: spaces, agent names, masks, the default opponent, illegal actions."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import NUM_ACTIONS, action_name
+from ..core.chance import splitmix64
+from ..core.observe import (
+    FEATURES_SIZE, N_PLANES, OBS_HIGH, OBS_LOW, SCALARS_SIZE, observe, observe_planes,
+)
+from ..core.geometry import N_LANES, N_ROWS
+
+AGENTS = ("team_one", "team_two")  # team index 0 and 1
+OBSERVATION_KINDS = ("features", "planes")
+ILLEGAL_ACTION_MODES = ("lose", "raise")
+
+
+def check_choice(name: str, value, allowed) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {tuple(allowed)}, got {value!r}")
+
+
+def observation_space(kind: str):
+    """The single-game observation space of ``kind`` ("features" or "planes")."""
+    from gymnasium import spaces
+
+    check_choice("observation", kind, OBSERVATION_KINDS)
+    if kind == "features":
+        return spaces.Box(OBS_LOW, OBS_HIGH, (FEATURES_SIZE,), np.float32)
+    return spaces.Dict({
+        "planes": spaces.Box(0, 1, (N_PLANES, N_ROWS, N_LANES), np.uint8),
+        "scalars": spaces.Box(OBS_LOW, OBS_HIGH, (SCALARS_SIZE,), np.float32),
+    })
+
+
+def action_space():
+    from gymnasium import spaces
+
+    return spaces.Discrete(NUM_ACTIONS)
+
+
+def encode(state, team, kind: str, config=None):
+    """Batched observation of ``kind`` from ``team``'s side: an array, or a dict of arrays for planes."""
+    if kind == "features":
+        return observe(state, team, config)
+    planes, scalars = observe_planes(state, team, config)
+    return {"planes": planes, "scalars": scalars}
+
+
+def int8_mask(legal: np.ndarray) -> np.ndarray:
+    """Masks as Gymnasium and PettingZoo expect them: int8 (a bool mask makes Discrete.sample assert)."""
+    return legal.astype(np.int8)
+
+
+def illegal_reason(state, game: int, action) -> str:
+    """A sentence saying why ``action`` is illegal in ``game`` (for info dicts)."""
+    try:
+        a = int(action)
+    except (TypeError, ValueError):
+        return f"action {action!r} is not an action id"
+    if not (0 <= a < NUM_ACTIONS):
+        return f"action {a} is outside the action space 0..{NUM_ACTIONS - 1}"
+    legal = [action_name(i) for i in np.flatnonzero(state.legal[game])]
+    return f"{action_name(a)!r} (id {a}) is not legal now; legal: {legal}"
+
+
+class RandomOpponent:
+    """Uniformly random legal actions, one counter-based stream per game (batch-size independent).
+
+    ``reset(seeds)`` keys game i's stream on seeds[i]; ``__call__(observation, mask)`` takes the masks
+    [batch, NUM_ACTIONS] (int8 or bool) and returns int64 actions [batch]. ``games`` selects which
+    streams to draw from when only some games act.
+    """
+
+    def __init__(self):
+        self.keys = np.zeros(0, dtype=np.uint64)
+        self.counters = np.zeros(0, dtype=np.uint64)
+
+    def reset(self, seeds) -> None:
+        seeds = np.asarray(seeds, dtype=np.uint64)
+        self.keys = splitmix64(seeds ^ np.uint64(0x5EED0FF0))
+        self.counters = np.zeros(seeds.shape, dtype=np.uint64)
+
+    def __call__(self, observation, mask, games=None):
+        mask = np.asarray(mask).astype(bool)
+        games = np.arange(mask.shape[0]) if games is None else np.asarray(games)
+        if self.keys.size == 0:
+            self.reset(np.arange(int(games.max()) + 1 if games.size else 1))
+        with np.errstate(over="ignore"):
+            bits = splitmix64(self.keys[games] + self.counters[games] * np.uint64(0x9E3779B97F4A7C15))
+        self.counters[games] += np.uint64(1)
+        unit = (bits >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
+        count = mask.sum(axis=1)
+        pick = np.minimum((unit * count).astype(np.int64), np.maximum(count - 1, 0))
+        order = np.cumsum(mask, axis=1) - 1
+        return np.argmax(mask & (order == pick[:, None]), axis=1).astype(np.int64)

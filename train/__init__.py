@@ -1,0 +1,1 @@
+"""Training, tournaments and export for gridiron_env (imports torch and SB3 lazily)."""
