@@ -183,6 +183,11 @@ _GLYPH_SCALE = 2
 _GLYPH_ADVANCE = 6 * _GLYPH_SCALE
 
 
+@lru_cache(maxsize=256)
+def _scaled_glyph(ch: str, scale: int) -> np.ndarray:
+    return np.kron(GLYPHS[ch], np.ones((scale, scale), dtype=bool))
+
+
 def _text_width(text: str, scale: int = _GLYPH_SCALE) -> int:
     return max(0, len(text) * 6 * scale - scale)
 
@@ -194,7 +199,7 @@ def _draw_text(img: np.ndarray, text: str, y: int, x: int, colour, scale: int = 
         glyph = GLYPHS.get(ch)
         if glyph is None:
             continue
-        big = np.kron(glyph, np.ones((scale, scale), dtype=bool))
+        big = _scaled_glyph(ch, scale)
         gy, gx = y, x + i * 6 * scale
         y0, x0 = max(gy, 0), max(gx, 0)
         y1, x1 = min(gy + big.shape[0], H), min(gx + big.shape[1], W)
@@ -303,9 +308,8 @@ def _sprites(size: int = SQUARE_PX) -> dict:
 
 
 def _blend(tile: np.ndarray, colour, alpha: np.ndarray) -> None:
-    a = alpha[..., None]
-    tile *= 1.0 - a
-    tile += a * np.asarray(colour, dtype=np.float64)
+    a = alpha[:, :, None]
+    tile += a * (np.asarray(colour, dtype=tile.dtype) - tile)
 
 
 # --------------------------------------------------------------------------------------------- field
@@ -370,23 +374,31 @@ def _line_rows(state, g: int):
     return los_y, gain_y
 
 
-def _draw_lines(img: np.ndarray, state, g: int, lines: str) -> None:
+def _draw_lines(field: np.ndarray, state, g: int, lines: str, flipped: bool) -> None:
+    """Draw the LOS and the line to gain on the displayed field (turned a half turn when ``flipped``)."""
     S = SQUARE_PX
     ys = _line_rows(state, g)
     if ys is None:
         return
-    los_y, gain_y = ys
     off = int(state.offence[g])
     los, ltg = int(state.los_row[g]), int(state.line_to_gain[g])
-    if lines == "tint":
-        img[los * S:(los + 1) * S] = 0.55 * img[los * S:(los + 1) * S] + 0.45 * LOS_BLUE
-        if _goal_to_go(off, ltg):
-            img[gain_y - 2:gain_y + 2] = YELLOW
-        else:
-            img[ltg * S:(ltg + 1) * S] = 0.5 * img[ltg * S:(ltg + 1) * S] + 0.5 * YELLOW
+    if flipped:  # the half turn: an edge at y goes to FIELD_H - y, row r to row 29 - r
+        ys = tuple(FIELD_H - y for y in ys)
+        los_d, ltg_d = N_ROWS - 1 - los, N_ROWS - 1 - ltg
     else:
-        img[los_y - 2:los_y + 2] = LOS_BLUE
-        img[gain_y - 2:gain_y + 2] = YELLOW
+        los_d, ltg_d = los, ltg
+    los_y, gain_y = ys
+    if lines == "tint":
+        band = field[los_d * S:(los_d + 1) * S]
+        band[:] = 0.55 * band + 0.45 * LOS_BLUE
+        if _goal_to_go(off, ltg):
+            field[gain_y - 2:gain_y + 2] = YELLOW
+        else:
+            band = field[ltg_d * S:(ltg_d + 1) * S]
+            band[:] = 0.5 * band + 0.5 * YELLOW
+    else:
+        field[los_y - 2:los_y + 2] = LOS_BLUE
+        field[gain_y - 2:gain_y + 2] = YELLOW
 
 
 def square_box(row: int, lane: int, flipped: bool = False) -> tuple[int, int, int, int]:
@@ -501,6 +513,20 @@ def _draw_markers(img: np.ndarray, flipped: bool) -> None:
         _draw_text(img, text, ty, FIELD_X0 + FIELD_W + 3 + (MARGIN_X - 3 - w) // 2, WHITE)
 
 
+@lru_cache(maxsize=16)
+def _static_frame(colours: tuple, flipped: bool) -> np.ndarray:
+    """Margins, sidelines, the field (turned when ``flipped``) and the row markers: float32, read-only."""
+    frame = np.empty(FRAME_SHAPE, dtype=np.float32)
+    frame[:] = MARGIN_GREEN
+    y0, y1, x0, x1 = FIELD_BOX
+    frame[y0 - 2:y1 + 2, x0 - 2:x1 + 2] = WHITE  # sidelines and end lines
+    field = _base_field(colours)
+    frame[y0:y1, x0:x1] = field[::-1, ::-1] if flipped else field
+    _draw_markers(frame, flipped)
+    frame.setflags(write=False)
+    return frame
+
+
 def render_rgb(state, game: int = 0, offence_up: bool = False, colours=DEFAULT_COLOURS,
                lines: str = "line") -> np.ndarray:
     """An RGB picture (uint8, ``FRAME_SHAPE`` = 642 x 420 x 3) of game ``game`` of ``state``.
@@ -518,16 +544,9 @@ def render_rgb(state, game: int = 0, offence_up: bool = False, colours=DEFAULT_C
     jerseys = [np.array(c) for c in cols]
     flipped = _is_flipped(state, g, offence_up)
 
-    field = _base_field(cols).copy()
-    _draw_lines(field, state, g, lines)
-    if flipped:
-        field = field[::-1, ::-1].copy()
-
-    frame = np.empty(FRAME_SHAPE, dtype=np.float64)
-    frame[:] = MARGIN_GREEN
+    frame = _static_frame(cols, flipped).copy()
     y0, y1, x0, x1 = FIELD_BOX
-    frame[y0 - 2:y1 + 2, x0 - 2:x1 + 2] = WHITE  # sidelines and end lines
-    frame[y0:y1, x0:x1] = field
+    _draw_lines(frame[y0:y1, x0:x1], state, g, lines, flipped)
 
     offence = int(state.offence[g])
     holder = int(state.ball_holder[g])
@@ -549,9 +568,10 @@ def render_rgb(state, game: int = 0, offence_up: bool = False, colours=DEFAULT_C
         ty0, ty1, tx0, tx1 = square_box(ball // N_LANES, ball % N_LANES, flipped)
         _draw_loose_ball(frame[ty0:ty1, tx0:tx1])
 
-    _draw_markers(frame, flipped)
     _draw_bar(frame, state, g, jerseys)
-    return np.clip(np.rint(frame), 0, 255).astype(np.uint8)
+    np.rint(frame, out=frame)
+    np.clip(frame, 0, 255, out=frame)
+    return frame.astype(np.uint8)
 
 
 # --------------------------------------------------------------------------------------------- ansi
