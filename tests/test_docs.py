@@ -24,3 +24,9 @@ def test_rules_md_action_examples_match_the_code():
 
 def test_rules_md_states_the_state_size():
     assert str(State.bytes_per_game()) in RULES
+
+
+def test_rules_md_tables_the_current_observation():
+    from gridiron_env.core.observe import observation_markdown
+
+    assert observation_markdown() in RULES

@@ -259,3 +259,26 @@ def observe_planes(state: State, team=None, config: GameConfig | None = None) ->
     follow = _to_frame(s.follow_square, v)
     mark("follow_square", (follow >= 0)[:, None], follow[:, None])
     return planes.reshape(B, N_PLANES, N_ROWS, N_LANES), observe_scalars(s, v, config)
+
+
+def observation_markdown() -> str:
+    """The tables of both observation forms (every slice), as printed in RULES.md."""
+    lines = [
+        f"`features`: float32 [{FEATURES_SIZE}], every value in [{OBS_LOW:g}, {OBS_HIGH:g}].",
+        "",
+        "| slice | name | meaning |",
+        "|---|---|---|",
+    ]
+    for name, (sl, meaning) in FEATURE_LAYOUT.items():
+        lines.append(f"| {sl.start}-{sl.stop - 1} | `{name}` | {meaning} |")
+    lines += [
+        "",
+        f"`planes`: uint8 [{N_PLANES}, 30, 18] in the viewer's frame (row 0 = the end it attacks), plus "
+        f"`scalars` float32 [{SCALARS_SIZE}] = `features` from index {PLAYERS_SIZE} on.",
+        "",
+        "| plane | name | 1 on |",
+        "|---|---|---|",
+    ]
+    for name, (i, meaning) in PLANE_LAYOUT.items():
+        lines.append(f"| {i} | `{name}` | {meaning} |")
+    return "\n".join(lines) + "\n"
