@@ -89,7 +89,7 @@ HELMET_COLOURS = {
     "qb": np.array([245.0, 245.0, 245.0]),  # quarterback: white
     "oline": np.array([150.0, 152.0, 162.0]),  # interior linemen: silver
     "skill": np.array([255.0, 146.0, 28.0]),  # receivers and backs: orange
-    "dline": np.array([30.0, 30.0, 34.0]),  # defensive line: black
+    "dline": np.array([12.0, 12.0, 16.0]),  # defensive line: black
     "lb": np.array([150.0, 72.0, 205.0]),  # linebackers: purple
     "db": np.array([36.0, 205.0, 215.0]),  # defensive backs: teal
 }
