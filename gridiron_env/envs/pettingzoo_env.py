@@ -1,0 +1,246 @@
+"""The PettingZoo AEC env: one game of Gridiron, two agents ``team_one`` (team 0) and ``team_two`` (team 1).
+
+``gridiron_env.env(**options)`` is the env wrapped as PettingZoo's classic games are
+(AssertOutOfBoundsWrapper, OrderEnforcingWrapper); ``gridiron_env.raw_env(**options)`` is unwrapped.
+
+- ``agent_selection`` is the team to act (``state.to_act``). Turns do not alternate: a team often acts
+  several times in a row (moves, then End turn), so always read ``agent_selection``.
+- ``observe(agent)`` -> ``{"observation": ..., "action_mask": int8 [291]}`` from that agent's own side
+  (it attacks "up"), for either agent at any time: ``observation`` is float32 [FEATURES_SIZE]
+  (``observation="features"``) or ``{"planes": uint8 [C, 30, 18], "scalars": float32 [SCALARS_SIZE]}``
+  (``"planes"``); ``action_mask`` is the engine's legal actions for the agent to act, all 0 for the other
+  agent and once the game is over. No observation shows a hidden ball or the other team's secret special.
+- Rewards: +1 to the winner, -1 to the loser when the game ends (an illegal action included), 0 to both
+  on truncation (``GameConfig.max_steps`` agent actions); ``score_reward_scale`` > 0 adds, on every step,
+  that scale times the change of (own score - other score).
+- Illegal actions: any action is accepted; an illegal one (or one outside 0..290, or not an int) ends the
+  game as a loss for the team that played it, and both agents' ``infos`` hold ``"illegal_action": {"team",
+  "action", "name", "reason"}``. ``illegal_action="raise"`` raises IllegalActionError instead (nothing
+  changes).
+- At the end both agents' infos hold ``"winner"`` (an agent name or None) and ``"score"`` (team one,
+  team two).
+- Seeding: ``reset(seed=s)`` plays the engine's game seeded s (= game i of a batch seeded s - i); a later
+  ``reset()`` without a seed plays s + 1, s + 2, ... (the SelfPlayBatch rule with N = 1); a first
+  ``reset()`` without any seed picks s at random.
+
+Options (keywords): ``render_mode`` (None, "human" prints the text board after each step, "ansi",
+"rgb_array"), ``config`` (a GameConfig) and/or GameConfig fields (``target_score=7``, ...),
+``observation``, ``illegal_action``, ``score_reward_scale``, ``offence_up`` (rendering only).
+``game_state`` is the engine State (batch of one); ``set_state(state)`` continues from a given position.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..config import GameConfig
+from ..core import NUM_ACTIONS
+from ..core.engine import recompute_legal
+from ..core.state import State
+from .common import (
+    AGENTS, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, action_space, check_choice, encode, observation_space,
+)
+from .selfplay import (
+    RENDER_MODES, advance, check_render_mode, check_scale, init_games, make_config, team_rewards,
+)
+
+_ENV_OPTIONS = ("render_mode", "config", "observation", "illegal_action", "score_reward_scale", "offence_up")
+
+
+def _action_id(action) -> int | None:
+    """The int id of ``action`` (a Python or numpy int, or a one-element int array); else None."""
+    if isinstance(action, numbers.Integral):
+        return int(action)
+    if action is not None:
+        arr = np.asarray(action)
+        if arr.size == 1 and np.issubdtype(arr.dtype, np.integer):
+            return int(arr.reshape(()))
+    return None
+
+
+def env(**kwargs):
+    """The AEC env with PettingZoo's standard wrappers (illegal actions are handled by the env itself)."""
+    e = raw_env(**kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv, EzPickle):
+    """One game of Gridiron as a PettingZoo AEC env (see the module docstring)."""
+
+    metadata = {
+        "name": "gridiron_v0",
+        "render_modes": list(RENDER_MODES),
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
+
+    def __init__(self, render_mode: str | None = None, *, config: GameConfig | None = None,
+                 observation: str = "features", illegal_action: str = "lose", score_reward_scale: float = 0.0,
+                 offence_up: bool = False, **config_fields):
+        EzPickle.__init__(self, render_mode=render_mode, config=config, observation=observation,
+                          illegal_action=illegal_action, score_reward_scale=score_reward_scale,
+                          offence_up=offence_up, **config_fields)
+        super().__init__()
+        check_choice("observation", observation, OBSERVATION_KINDS)
+        check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        if not isinstance(offence_up, bool):
+            raise ValueError(f"offence_up must be True or False, got {offence_up!r}")
+        self.config = make_config(config, config_fields, _ENV_OPTIONS)
+        self.observation_kind = observation
+        self.illegal_action = illegal_action
+        self.score_reward_scale = check_scale(score_reward_scale)
+        self.render_mode = check_render_mode(render_mode)
+        self.offence_up = offence_up
+        self._renderer = None
+
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        # Spaces are built once: api_test requires the same object on every call (space seeding).
+        mask_space = spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": observation_space(observation), "action_mask": mask_space})
+            for a in AGENTS
+        }
+        self.action_spaces = {a: action_space() for a in AGENTS}
+        self._zero_mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        self._next_seed: int | None = None
+        self.game_state: State | None = None
+        self._cache = [None, None]  # each team's observation of the current state, computed on demand
+
+    # --- spaces
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # --- reset / step
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """New game seeded ``seed`` (see the module docstring for ``seed=None``). ``options`` are unused."""
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+                raise ValueError(f"seed must be an int or None, got {seed!r}")
+            game_seed = int(seed)
+        elif self._next_seed is None:
+            game_seed = int(np.random.SeedSequence().entropy) % (1 << 63)
+        else:
+            game_seed = self._next_seed
+        self._next_seed = game_seed + 1
+        self._start(init_games(np.array([game_seed % (1 << 64)], dtype=np.uint64), self.config))
+
+    def set_state(self, state: State) -> None:
+        """Continue from ``state`` (a State of one game; copied, legal mask recomputed) as after a reset."""
+        if not isinstance(state, State) or state.batch_size != 1:
+            raise ValueError("state must be a State of one game (State.take(i) picks one of a batch)")
+        state = state.copy()
+        recompute_legal(state, self.config)
+        self._start(state)
+
+    def _start(self, state: State) -> None:
+        self.game_state = state
+        self._cache = [None, None]
+        self.agents = list(AGENTS)
+        self.rewards = {a: 0.0 for a in AGENTS}
+        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
+        self.terminations = {a: False for a in AGENTS}
+        self.truncations = {a: False for a in AGENTS}
+        self.infos = {a: {} for a in AGENTS}
+        to_act = int(state.to_act[0])
+        self.agent_selection = AGENTS[to_act if to_act >= 0 else 0]
+        if to_act < 0:  # a finished position: both agents are done at once
+            self._finish(state, {})
+        if self.render_mode == "human":
+            self.render()
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        old = self.game_state
+        a = _action_id(action)
+        # not an int: stands in as -1, which the engine treats as outside the action space
+        ids = np.array([-1 if a is None else a], dtype=np.int64)
+        new, _illegal, details = advance(old, ids, self.config, self.illegal_action)
+        if details and a is None:
+            details[0].update(action=action, name=None, reason=f"action {action!r} is not an integer action id")
+        self.game_state = new
+        self._cache = [None, None]
+        to_act = int(new.to_act[0])
+        if to_act >= 0:
+            if self.score_reward_scale:
+                r = team_rewards(old, new, np.zeros(1, bool), self.score_reward_scale)[0]
+                self.rewards = {AGENTS[0]: float(r[0]), AGENTS[1]: float(r[1])}
+            else:
+                self.rewards = {AGENTS[0]: 0.0, AGENTS[1]: 0.0}
+            self.agent_selection = AGENTS[to_act]
+        else:
+            r = team_rewards(old, new, np.ones(1, bool), self.score_reward_scale)[0]
+            self.rewards = {AGENTS[0]: float(r[0]), AGENTS[1]: float(r[1])}
+            self._finish(new, details.get(0))
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self, state: State, illegal_info) -> None:
+        """Mark both agents done and fill their end-of-game infos (the selected agent stays: it is done too)."""
+        term, trunc = bool(state.terminated[0]), bool(state.truncated[0])
+        self.terminations = {a: term for a in AGENTS}
+        self.truncations = {a: trunc for a in AGENTS}
+        w = int(state.winner[0])
+        for a in AGENTS:
+            info = {"winner": AGENTS[w] if w >= 0 else None,
+                    "score": (int(state.score[0, 0]), int(state.score[0, 1]))}
+            if illegal_info:
+                info["illegal_action"] = dict(illegal_info)
+            self.infos[a] = info
+
+    # --- observations
+
+    def observe(self, agent):
+        team = AGENTS.index(agent)
+        obs = self._cache[team]
+        if obs is None:  # once per state and team: the encoder is the costly part
+            obs = encode(self.game_state, team, self.observation_kind, self.config)
+            obs = obs[0] if self.observation_kind == "features" else {k: v[0] for k, v in obs.items()}
+            self._cache[team] = obs
+        state = self.game_state
+        mask = state.legal[0].astype(np.int8) if state.to_act[0] == team else self._zero_mask.copy()
+        # copies: a caller editing its observation in place must not change the cached one
+        if self.observation_kind == "features":
+            return {"observation": obs.copy(), "action_mask": mask}
+        return {"observation": {k: v.copy() for k, v in obs.items()}, "action_mask": mask}
+
+    # --- rendering
+
+    def render(self):
+        """"ansi": the text board (str); "rgb_array": an HxWx3 uint8 frame; "human": prints the text board."""
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to the env")
+            return None
+        if self._renderer is None:
+            from ..render import Renderer  # lazy: rendering is optional and heavier than the env
+
+            self._renderer = Renderer("ansi" if self.render_mode == "human" else self.render_mode,
+                                      offence_up=self.offence_up)
+        frame = self._renderer.render(self.game_state, 0)
+        if self.render_mode == "human":
+            print(frame)
+            return None
+        return frame
+
+    def close(self) -> None:
+        self._renderer = None

@@ -1,0 +1,397 @@
+"""SelfPlayBatch: N two-team games stepped together, for self-play training and tournaments.
+
+Both teams are played by the caller. Each step takes one action per game, for whichever team is to act
+in that game (teams do not alternate: a team often acts several times in a row), and reports, for every
+game, which team acts next and what that team sees::
+
+    from gridiron_env.envs.selfplay import SelfPlayBatch
+
+    batch = SelfPlayBatch(256, autoreset=True, target_score=7)
+    turn = batch.reset(seed=0)
+    while training:
+        actions = policy[...](turn.observation, turn.action_mask)     # one action per game, [N] ints
+        turn = batch.step(actions)
+        turn.rewards[:, 0], turn.rewards[:, 1]                          # team one's and team two's reward
+
+Every call returns a :class:`SelfPlayStep` (a NamedTuple: unpack it or use the names):
+
+- ``to_act``: int8 [N], the team to act in each game (0 = team one, 1 = team two), -1 when the game is over
+  (only without autoreset: with autoreset a finished game is replaced at once by a new one);
+- ``observation``: the acting team's observation of each game, from its own side (it attacks "up"):
+  float32 [N, FEATURES_SIZE] (``observation="features"``) or ``{"planes": uint8 [N, C, 30, 18],
+  "scalars": float32 [N, SCALARS_SIZE]}``; a finished game is shown from team one's side;
+- ``action_mask``: int8 [N, 291], the acting team's legal actions (all 0 in a finished game);
+- ``rewards``: float32 [N, 2], each team's reward for this step: +1 to the winner and -1 to the loser on
+  the step a game ends with a winner (an illegal action included), 0 on truncation, plus
+  ``score_reward_scale`` x the change of (own score - other score) on every step; the columns sum to 0;
+- ``terminated`` / ``truncated``: bool [N], True only on the step where the game ended (won, or hit
+  ``GameConfig.max_steps``); without autoreset the game then stays over (``to_act == -1``);
+- ``info``: a dict: ``"illegal"`` bool [N] (the game was forfeited by an illegal action this step),
+  ``"winner"`` int8 [N] (winner of a game that ended this step, else -1), ``"final_score"`` int16 [N, 2]
+  (its final score, else 0), ``"episode_seed"`` uint64 [N] (the seed of the game now in each slot); when an
+  illegal action was played, ``"illegal_action"``: {game: {"team", "action", "name", "reason"}}; when a
+  game ended, ``"final_games"`` (their indices) and ``"final_state"`` (their States just before any
+  autoreset, in that order).
+
+Actions of finished games are ignored (pass anything, e.g. 0). An illegal action (or one outside 0..290)
+forfeits that game: it ends as a loss for the team that played it, the other games step normally. With
+``illegal_action="raise"`` the step raises :class:`~gridiron_env.core.IllegalActionError` instead and
+changes nothing.
+
+Seeding: ``reset(seed=s)`` plays game i as the engine does with seed s + i, so game i is the same game as a
+lone env (or a ``SelfPlayBatch(1)``) reset with seed s + i, given the same actions. Game i's episode e
+(e = 0 for the first) uses seed ``s + i + N * e``: with autoreset the e-th replacement of slot i, and
+``reset()`` without a seed starts the next episode of every slot. A first ``reset()`` without any seed
+draws s at random.
+
+``observe(team)`` gives either team's view of every game (e.g. the waiting team's), ``action_mask(team)``
+its mask (0 where it is not to act), ``render(game)`` draws one game (lazily imports the renderer).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import numbers
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..config import GameConfig
+from ..core import NUM_ACTIONS, IllegalActionError, action_name
+from ..core import init as engine_init
+from ..core import step as engine_step
+from ..core.chance import CounterChance, splitmix64
+from ..core.engine import recompute_legal
+from ..core.state import GAME_OVER, State
+from .common import (
+    AGENTS, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, action_space, check_choice, encode, illegal_reason,
+    int8_mask, observation_space,
+)
+
+RENDER_MODES = ("human", "ansi", "rgb_array")
+_CONFIG_FIELDS = tuple(f.name for f in dataclasses.fields(GameConfig))
+
+
+# --------------------------------------------------------------------------------- shared with the AEC env
+
+def make_config(config, fields: dict, env_options=()) -> GameConfig:
+    """A GameConfig from ``config`` (a GameConfig or None) with ``fields`` (GameConfig field values) applied.
+
+    Raises ValueError for a config that is not a GameConfig or a keyword that is neither a GameConfig field
+    nor an env option (``env_options`` are listed in the message).
+    """
+    if config is not None and not isinstance(config, GameConfig):
+        raise ValueError(f"config must be a GameConfig or None, got {type(config).__name__}")
+    unknown = sorted(set(fields) - set(_CONFIG_FIELDS))
+    if unknown:
+        raise ValueError(f"unknown option(s) {unknown}; allowed: env options {sorted(env_options)} "
+                         f"and GameConfig fields {list(_CONFIG_FIELDS)}")
+    base = config or GameConfig()
+    return base.replace(**fields) if fields else base
+
+
+def check_scale(value) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value < 0:
+        raise ValueError(f"score_reward_scale must be a finite number >= 0, got {value!r}")
+    return float(value)
+
+
+def check_render_mode(value):
+    if value is not None and value not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {value!r}")
+    return value
+
+
+def seed_keys(seeds) -> np.ndarray:
+    """Stream keys of games seeded ``seeds`` (uint64, wrapping): the keys ``core.init`` gives them."""
+    return splitmix64(np.asarray(seeds, dtype=np.uint64))
+
+
+class _KeyedChance(CounterChance):
+    """CounterChance that first installs given stream keys, so ``init`` can start games of any seeds."""
+
+    def __init__(self, keys):
+        self.keys = keys
+
+    def draw(self, state, games, high, count, what=""):
+        state.rng_key[games] = self.keys[games]  # init draws (the coin toss) before anything else
+        return super().draw(state, games, high, count, what)
+
+
+def init_games(seeds, config: GameConfig) -> State:
+    """New games, game j seeded ``seeds[j]`` (uint64): equal to ``core.init(1, seeds[j])`` for each j.
+
+    One batched ``init`` call whatever the seeds (no loop over games): ``core.init`` only takes a first
+    seed and numbers the rest, so the per-game keys are installed through the chance source.
+    """
+    keys = seed_keys(seeds)
+    state = engine_init(keys.size, 0, config, chance=_KeyedChance(keys))
+    state.rng_key[:] = keys  # in case init drew nothing
+    return state
+
+
+def forfeit(state: State, games, loser) -> None:
+    """In place: end ``games`` as a win for the other team of ``loser`` (an illegal action)."""
+    state.terminated[games] = True
+    state.truncated[games] = False
+    state.winner[games] = 1 - np.asarray(loser, dtype=np.int64)
+    state.phase[games] = GAME_OVER
+    state.to_act[games] = -1
+    state.legal[games] = False
+
+
+def advance(state: State, actions: np.ndarray, config: GameConfig, illegal_action: str = "lose"):
+    """Apply one action per live game (for its team to act). Returns (new_state, illegal bool [N], details).
+
+    ``actions``: int64 [N]; finished games ignore theirs. An illegal or out-of-space action forfeits its
+    game ("lose"; ``details`` maps the game index to the info entry) or raises IllegalActionError ("raise").
+    """
+    to_act = state.to_act
+    live = to_act >= 0
+    in_space = (actions >= 0) & (actions < NUM_ACTIONS)
+    ok = state.legal[np.arange(actions.size), np.where(in_space, actions, 0)] & in_space
+    illegal = live & ~ok
+    if not illegal.any():
+        return engine_step(state, actions, config=config), illegal, {}
+    if illegal_action == "raise":
+        engine_step(state, actions, config=config, active=live)  # raises with the engine's full message
+        raise IllegalActionError("illegal action")  # unreachable unless the engine accepted it
+    stepping = live & ok
+    new = engine_step(state, actions, config=config, active=stepping) if stepping.any() else state.copy()
+    bad = np.flatnonzero(illegal)
+    details = {}
+    for g in bad.tolist():  # only the offending games, to build their messages
+        a = int(actions[g])
+        details[g] = {
+            "team": AGENTS[int(to_act[g])], "action": a,
+            "name": action_name(a) if 0 <= a < NUM_ACTIONS else None,
+            "reason": illegal_reason(state, g, a),
+        }
+    forfeit(new, bad, to_act[bad])
+    return new, illegal, details
+
+
+def team_rewards(old: State, new: State, ended: np.ndarray, scale: float) -> np.ndarray:
+    """float32 [N, 2]: +1/-1 to the winner/loser of games that ended this step, plus score shaping."""
+    rewards = np.zeros((old.batch_size, 2), dtype=np.float32)
+    won = np.flatnonzero(ended & (new.winner >= 0))
+    if won.size:
+        w = new.winner[won].astype(np.int64)
+        rewards[won, w] = 1.0
+        rewards[won, 1 - w] = -1.0
+    if scale:
+        delta = (new.score.astype(np.float32) - old.score.astype(np.float32)) @ np.array([1.0, -1.0], np.float32)
+        rewards[:, 0] += scale * delta
+        rewards[:, 1] -= scale * delta
+    return rewards
+
+
+def team_index(team, n: int | None = None):
+    """0/1 from an agent name or index; arrays of indices pass through (checked)."""
+    if isinstance(team, str):
+        if team not in AGENTS:
+            raise ValueError(f"team must be one of {AGENTS} or 0/1, got {team!r}")
+        return AGENTS.index(team)
+    t = np.asarray(team)
+    if not np.issubdtype(t.dtype, np.integer) or ((t != 0) & (t != 1)).any():
+        raise ValueError(f"team must be 0, 1, {AGENTS[0]!r} or {AGENTS[1]!r}, got {team!r}")
+    if t.ndim == 0:
+        return int(t)
+    if n is not None and t.shape != (n,):
+        raise ValueError(f"a team array must have shape ({n},), got {t.shape}")
+    return t.astype(np.int64)
+
+
+# --------------------------------------------------------------------------------- the batch
+
+class SelfPlayStep(NamedTuple):
+    """What ``SelfPlayBatch.reset`` and ``step`` return; see the module docstring for every field."""
+
+    to_act: np.ndarray
+    observation: Any
+    action_mask: np.ndarray
+    rewards: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+    info: dict
+
+
+class SelfPlayBatch:
+    """N two-team games in one batch; the caller plays both teams (see the module docstring).
+
+    Options: ``num_games`` (int >= 1); ``config`` (a GameConfig) and/or GameConfig fields as keywords
+    (``target_score=7``, ...); ``observation`` "features" or "planes"; ``illegal_action`` "lose" or
+    "raise"; ``score_reward_scale`` (>= 0: reward per point of score difference gained); ``autoreset``
+    (replace a finished game by a new one in the same step); ``render_mode`` None, "human", "ansi",
+    "rgb_array"; ``offence_up`` (render with the offence attacking up).
+
+    Attributes: ``state`` (the engine State of the N games: read it, change it only through
+    ``set_state``), ``config``, ``num_games``, ``single_observation_space`` / ``single_action_space`` (one
+    game), ``observation_space`` / ``action_space`` (batched), ``episode_seeds`` (uint64 [N]).
+    """
+
+    _ENV_OPTIONS = ("num_games", "config", "observation", "illegal_action", "score_reward_scale", "autoreset",
+                    "render_mode", "offence_up")
+
+    def __init__(self, num_games: int, *, config: GameConfig | None = None, observation: str = "features",
+                 illegal_action: str = "lose", score_reward_scale: float = 0.0, autoreset: bool = False,
+                 render_mode: str | None = None, offence_up: bool = False, **config_fields):
+        if isinstance(num_games, bool) or not isinstance(num_games, numbers.Integral) or num_games < 1:
+            raise ValueError(f"num_games must be an int >= 1, got {num_games!r}")
+        check_choice("observation", observation, OBSERVATION_KINDS)
+        check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        if not isinstance(autoreset, bool):
+            raise ValueError(f"autoreset must be True or False, got {autoreset!r}")
+        if not isinstance(offence_up, bool):
+            raise ValueError(f"offence_up must be True or False, got {offence_up!r}")
+        self.num_games = int(num_games)
+        self.config = make_config(config, config_fields, self._ENV_OPTIONS)
+        self.observation_kind = observation
+        self.illegal_action = illegal_action
+        self.score_reward_scale = check_scale(score_reward_scale)
+        self.autoreset = autoreset
+        self.render_mode = check_render_mode(render_mode)
+        self.offence_up = offence_up
+        self._renderer = None
+
+        from gymnasium.vector.utils import batch_space
+
+        self.single_observation_space = observation_space(observation)
+        self.single_action_space = action_space()
+        self.observation_space = batch_space(self.single_observation_space, self.num_games)
+        self.action_space = batch_space(self.single_action_space, self.num_games)
+
+        self._base_seed: np.uint64 | None = None
+        self._episode = np.zeros(self.num_games, dtype=np.uint64)
+        self._slots = np.arange(self.num_games, dtype=np.uint64)
+        self.state: State | None = None
+
+    # --- seeds
+
+    @property
+    def episode_seeds(self) -> np.ndarray:
+        """uint64 [N]: the seed of the game in each slot, base seed + i + N * episode (wrapping)."""
+        if self._base_seed is None:
+            raise RuntimeError("call reset() first")
+        with np.errstate(over="ignore"):
+            return self._base_seed + self._slots + np.uint64(self.num_games) * self._episode
+
+    # --- API
+
+    def reset(self, seed: int | None = None) -> SelfPlayStep:
+        """Start new games in every slot: game i seeded ``seed + i``; without a seed, each slot's next episode."""
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+                raise ValueError(f"seed must be an int or None, got {seed!r}")
+            self._base_seed = np.uint64(int(seed) % (1 << 64))
+            self._episode[:] = 0
+        elif self._base_seed is None:
+            self._base_seed = np.uint64(int(np.random.SeedSequence().entropy) % (1 << 63))
+            self._episode[:] = 0
+        else:
+            self._episode += np.uint64(1)
+        self.state = init_games(self.episode_seeds, self.config)
+        n = self.num_games
+        info = {
+            "illegal": np.zeros(n, dtype=bool), "winner": np.full(n, -1, dtype=np.int8),
+            "final_score": np.zeros((n, 2), dtype=np.int16), "episode_seed": self.episode_seeds,
+        }
+        if self.render_mode == "human":
+            self.render()
+        return self._report(np.zeros((n, 2), np.float32), np.zeros(n, bool), np.zeros(n, bool), info)
+
+    def step(self, actions) -> SelfPlayStep:
+        """One action per game (int [N]) for the team to act in it; finished games ignore theirs."""
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_games,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"actions must be ints of shape ({self.num_games},), got {actions.dtype} {actions.shape}")
+        actions = actions.astype(np.int64, copy=False)
+        old = self.state
+        live = old.to_act >= 0
+        new, illegal, details = advance(old, actions, self.config, self.illegal_action)
+        ended = live & (new.to_act < 0)
+        rewards = team_rewards(old, new, ended, self.score_reward_scale)
+        terminated = ended & new.terminated
+        truncated = ended & new.truncated
+        n = self.num_games
+        winner = np.where(ended, new.winner, -1).astype(np.int8)
+        final_score = np.where(ended[:, None], new.score, 0).astype(np.int16)
+        info = {"illegal": illegal, "winner": winner, "final_score": final_score}
+        if details:
+            info["illegal_action"] = details
+        if ended.any():
+            games = np.flatnonzero(ended)
+            info["final_games"] = games
+            info["final_state"] = new.take(games)
+            if self.autoreset:
+                self._episode[games] += np.uint64(1)
+                new.put(games, init_games(self.episode_seeds[games], self.config))
+        info["episode_seed"] = self.episode_seeds
+        self.state = new
+        if self.render_mode == "human":
+            self.render()
+        return self._report(rewards, terminated, truncated, info)
+
+    def _report(self, rewards, terminated, truncated, info) -> SelfPlayStep:
+        s = self.state
+        return SelfPlayStep(
+            to_act=s.to_act.copy(),
+            observation=self._encode(s.to_act),
+            action_mask=int8_mask(s.legal),
+            rewards=rewards, terminated=terminated, truncated=truncated, info=info,
+        )
+
+    def _encode(self, team):
+        obs = encode(self.state, team, self.observation_kind, self.config)
+        return obs
+
+    def observe(self, team):
+        """Every game seen by ``team`` (0/1, an agent name, or an int array [N] of teams), from its side."""
+        if self.state is None:
+            raise RuntimeError("call reset() first")
+        return self._encode(team_index(team, self.num_games))
+
+    def action_mask(self, team=None) -> np.ndarray:
+        """int8 [N, 291]: ``team``'s legal actions (0 in games where it is not to act); default the team to act."""
+        if self.state is None:
+            raise RuntimeError("call reset() first")
+        mask = int8_mask(self.state.legal)
+        if team is not None:
+            mask[self.state.to_act != team_index(team, self.num_games)] = 0
+        return mask
+
+    def set_state(self, state: State) -> SelfPlayStep:
+        """Continue from a given engine State of N games (copied; legal masks recomputed). Returns its report."""
+        if not isinstance(state, State) or state.batch_size != self.num_games:
+            raise ValueError(f"state must be a State of {self.num_games} games")
+        if self._base_seed is None:
+            self._base_seed = np.uint64(0)
+        self.state = state.copy()
+        recompute_legal(self.state, self.config)
+        n = self.num_games
+        info = {"illegal": np.zeros(n, bool), "winner": np.full(n, -1, np.int8),
+                "final_score": np.zeros((n, 2), np.int16), "episode_seed": self.episode_seeds}
+        return self._report(np.zeros((n, 2), np.float32), np.zeros(n, bool), np.zeros(n, bool), info)
+
+    def render(self, game: int = 0):
+        """Draw one game: a str ("ansi"), an HxWx3 uint8 array ("rgb_array"), or print it ("human")."""
+        if self.render_mode is None:
+            raise ValueError("render() needs a render_mode: SelfPlayBatch(..., render_mode='ansi')")
+        if self.state is None:
+            raise RuntimeError("call reset() before render()")
+        if self._renderer is None:
+            from ..render import Renderer  # lazy: rendering is optional
+
+            self._renderer = Renderer("ansi" if self.render_mode == "human" else self.render_mode,
+                                      offence_up=self.offence_up)
+        frame = self._renderer.render(self.state, game)
+        if self.render_mode == "human":
+            print(frame)
+            return None
+        return frame
+
+    def close(self) -> None:
+        self._renderer = None
