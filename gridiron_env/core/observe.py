@@ -127,6 +127,9 @@ def _visible_ball(state):
     return np.where(state.ball_hidden, -1, state.ball_square.astype(np.int64))
 
 
+_AT = {name: sl.start for name, (sl, _) in SCALAR_LAYOUT.items()}
+
+
 def observe_scalars(state: State, team=None, config: GameConfig | None = None) -> np.ndarray:
     """float32 [batch, SCALARS_SIZE]: the non-board part, from ``team``'s side (default: team to act)."""
     s = state
@@ -134,65 +137,67 @@ def observe_scalars(state: State, team=None, config: GameConfig | None = None) -
     v = _viewer(s, team)
     B = s.batch_size
     r = np.arange(B)
-    out = np.zeros((B, SCALARS_SIZE), dtype=np.float32)
-
-    def put(name, values):
-        out[:, SCALAR_LAYOUT[name][0]] = np.asarray(values, dtype=np.float32).reshape(B, -1)
-
-    def onehot(name, index, valid=None):
-        sl = SCALAR_LAYOUT[name][0]
-        width = sl.stop - sl.start
-        index = np.asarray(index)
-        ok = (index >= 0) & (index < width) if valid is None else valid
-        out[r[ok], sl.start + index[ok]] = 1.0
-
     own, other = v, 1 - v
-    put("strong_linemen", s.strong)
+    out = np.zeros((B, SCALARS_SIZE), dtype=np.float32)
+    at = _AT
+
+    out[:, at["strong_linemen"]:at["strong_linemen"] + 5] = s.strong
     ball = _to_frame(_visible_ball(s), v)
     seen = ball >= 0
-    put("ball_row", np.where(seen, SQUARE_ROW[np.maximum(ball, 0)] / 29, 0))
-    put("ball_lane", np.where(seen, SQUARE_LANE[np.maximum(ball, 0)] / 17, 0))
+    ball_sq = np.maximum(ball, 0)
+    out[:, at["ball_row"]] = np.where(seen, SQUARE_ROW[ball_sq] / 29, 0)
+    out[:, at["ball_lane"]] = np.where(seen, SQUARE_LANE[ball_sq] / 17, 0)
     holder = s.ball_holder.astype(np.int64)
     holder_team = np.where(holder < 0, -1, np.where(holder < 11, s.offence, 1 - s.offence))
-    put("ball_loose", (holder < 0) & seen & (s.phase >= 4) & (s.phase <= 5))
-    put("ball_hidden", s.ball_hidden)
-    put("own_ball", holder_team == own)
-    put("other_ball", holder_team == other)
-    put("score", np.stack([s.score[r, own], s.score[r, other]], 1) / target)
-    put("target", np.full(B, target) / 99)
-    put("overtime", s.overtime)
-    put("overtime_points", np.stack([s.overtime_points[r, own], s.overtime_points[r, other]], 1) / 4)
-    put("opener", s.opener == own)
-    put("drives", np.stack([s.drives[r, own], s.drives[r, other]], 1) / 20)
-    put("on_offence", s.offence == own)
-    put("to_act", s.to_act == own)
-    onehot("down", s.down.astype(np.int64) - 1)
+    out[:, at["ball_loose"]] = (holder < 0) & seen & (s.phase >= 4) & (s.phase <= 5)
+    out[:, at["ball_hidden"]] = s.ball_hidden
+    out[:, at["own_ball"]] = holder_team == own
+    out[:, at["other_ball"]] = holder_team == other
+    # own/other pairs of per-team fields, in one gather each
+    pair = np.stack([own, other], axis=1)
+    rr = r[:, None]
+    out[:, at["score"]:at["score"] + 2] = s.score[rr, pair] / target
+    out[:, at["target"]] = target / 99
+    out[:, at["overtime"]] = s.overtime
+    out[:, at["overtime_points"]:at["overtime_points"] + 2] = s.overtime_points[rr, pair] / 4
+    out[:, at["opener"]] = s.opener == own
+    out[:, at["drives"]:at["drives"] + 2] = s.drives[rr, pair] / 20
+    out[:, at["on_offence"]] = s.offence == own
+    out[:, at["to_act"]] = s.to_act == own
     los = _to_frame(s.los_row.astype(np.int64) * N_LANES + s.los_lane, v)
-    put("line_of_scrimmage", np.stack([SQUARE_ROW[los] / 29, SQUARE_LANE[los] / 17], 1))
-    gain = _to_frame(s.line_to_gain.astype(np.int64) * N_LANES, v)
-    put("line_to_gain", SQUARE_ROW[gain] / 29)
+    out[:, at["line_of_scrimmage"]] = SQUARE_ROW[los] / 29
+    out[:, at["line_of_scrimmage"] + 1] = SQUARE_LANE[los] / 17
+    out[:, at["line_to_gain"]] = SQUARE_ROW[_to_frame(s.line_to_gain.astype(np.int64) * N_LANES, v)] / 29
     off = s.offence.astype(np.int64)
     los_off = FRAME_ROW[off, s.los_row.astype(np.int64) * N_LANES].astype(np.int64)
     gain_off = FRAME_ROW[off, s.line_to_gain.astype(np.int64) * N_LANES].astype(np.int64)
-    put("rows_to_gain", (los_off - gain_off) / 29)
-    put("goal_to_go", gain_off < 3)
-    put("points", np.stack([s.points[r, own], s.points[r, other]], 1) / 8)
-    put("dice", np.concatenate([s.dice[r, own], s.dice[r, other]], 1) / 6)
-    put("rolls", s.rolls / 20)
-    onehot("phase", s.phase.astype(np.int64))
-    onehot("own_special", s.special[r, own].astype(np.int64) + 1)
+    out[:, at["rows_to_gain"]] = (los_off - gain_off) / 29
+    out[:, at["goal_to_go"]] = gain_off < 3
+    out[:, at["points"]:at["points"] + 2] = s.points[rr, pair] / 8
+    out[:, at["dice"]:at["dice"] + 4] = s.dice[rr, pair].reshape(B, 4) / 6
+    out[:, at["rolls"]] = s.rolls / 20
+    out[:, at["forward_pass_used"]] = s.forward_pass_used
+    out[:, at["lead_blocker_used"]:at["lead_blocker_used"] + 2] = s.lead_blocker_used[rr, pair]
+    out[:, at["follow_open"]] = s.follow_square >= 0
+    out[:, at["scramble_step"]] = s.scramble_step
+    out[:, at["field_goal"]] = field_goal_distance_for_row(los_off) / 80
+    out[:, at["field_goal"] + 1] = _FG_CHANCE_BY_FRAME_ROW[los_off]
+    out[:, at["steps"]] = s.steps / 10_000
+
+    # One-hots, all set in one scatter; -1 (unset) entries are dropped.
+    specials = s.special[rr, pair].astype(np.int64)
     secret = s.phase == SPECIALS_PICK  # rule 24: picks are made without seeing the other's
-    other_special = np.where(secret, -1, s.special[r, other].astype(np.int64))
-    onehot("other_special", other_special + 1)
-    put("forward_pass_used", s.forward_pass_used)
-    put("lead_blocker_used", np.stack([s.lead_blocker_used[r, own], s.lead_blocker_used[r, other]], 1))
-    put("follow_open", s.follow_square >= 0)
-    put("scramble_step", s.scramble_step)
-    onehot("offence_formation", s.formation[:, 0].astype(np.int64))
-    onehot("defence_formation", s.formation[:, 1].astype(np.int64))
-    distance = field_goal_distance_for_row(los_off)
-    put("field_goal", np.stack([distance / 80, _FG_CHANCE_BY_FRAME_ROW[los_off]], 1))
-    put("steps", s.steps / 10_000)
+    other_special = np.where(secret, -1, specials[:, 1])
+    columns = np.stack([
+        at["down"] + s.down.astype(np.int64) - 1,
+        at["phase"] + s.phase.astype(np.int64),
+        at["own_special"] + specials[:, 0] + 1,
+        at["other_special"] + other_special + 1,
+        np.where(s.formation[:, 0] >= 0, at["offence_formation"] + s.formation[:, 0].astype(np.int64), -1),
+        np.where(s.formation[:, 1] >= 0, at["defence_formation"] + s.formation[:, 1].astype(np.int64), -1),
+    ], axis=1)
+    valid = columns >= 0
+    out[np.broadcast_to(rr, columns.shape)[valid], columns[valid]] = 1.0
     return np.clip(out, OBS_LOW, OBS_HIGH, out=out)
 
 
