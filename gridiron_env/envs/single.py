@@ -1,0 +1,194 @@
+"""Single-agent Gymnasium envs: one learner against an opponent policy, for a whole game or one drive.
+
+Each env is the batched learner core of :mod:`gridiron_env.envs.vector` with one game, so a lone env
+reset with seed s + i plays exactly like game i of a vector env reset with seed s (given the same
+actions), and every option means the same in both.
+
+Observation (option ``observation``): ``"features"``, float32 [FEATURES_SIZE] in [-1, 2], or ``"planes"``,
+a dict of uint8 planes [C, 30, 18] and float32 scalars [SCALARS_SIZE]; always from the learner's side (its
+team attacks "up"); see :mod:`gridiron_env.core.observe` for every slice. Action: ``Discrete(291)``, the
+engine's action ids (:mod:`gridiron_env.core.actions`). ``info["action_mask"]`` is the learner's legal
+actions as int8 [291] (all 0 once the episode is over); ``action_masks()`` returns it as bool (sb3-contrib).
+``info["learner_team"]`` is the learner's agent name ("team_one" or "team_two").
+
+Illegal actions: any action in the space is accepted. An illegal one (or an int outside 0..290) ends the
+game as a loss for the learner (the engine state shows the other team as winner) and
+``info["illegal_action"] = {"action": id, "name": ..., "reason": ...}``; with ``illegal_action="raise"``
+the step raises :class:`~gridiron_env.core.IllegalActionError` instead and changes nothing.
+
+The opponent (option ``opponent``) is any callable ``(observations, int8 masks) -> actions`` over a batch:
+observations from the opponent's own side (the same form as the learner's; None for an opponent with
+``needs_observation = False``), masks [k, 291], one int action per row. If it accepts a ``games=`` keyword
+it also gets the indices of the games it acts in. The default, :class:`~gridiron_env.envs.common.
+RandomOpponent`, plays uniformly random legal actions from a per-episode stream drawn from the seed. An
+illegal opponent action raises IllegalActionError (a bug in the opponent, not a win for the learner).
+
+``reset(options={"state": s})`` starts from a given engine position (a State of one game); in the drive
+envs the learner then takes the offence's (or defence's) seat of that position.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import gymnasium
+import numpy as np
+
+from ..config import GameConfig
+from ..core.state import State
+from .vector import RENDER_MODES, _LearnerBatch, check_render_mode, index_obs
+
+__all__ = ["GridironEnv", "GridironOffenceEnv", "GridironDefenceEnv"]
+
+
+class _SingleBase(gymnasium.Env):
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
+
+    def __init__(self, core: _LearnerBatch, render_mode=None, offence_up=False):
+        self._core = core
+        self.observation_space = core.single_observation_space
+        self.action_space = core.single_action_space
+        self.render_mode = check_render_mode(render_mode)
+        if not isinstance(offence_up, bool):
+            raise ValueError(f"offence_up must be True or False, got {offence_up!r}")
+        self.offence_up = offence_up
+        self._renderer = None
+
+    @property
+    def config(self) -> GameConfig:
+        return self._core.config
+
+    @property
+    def state(self) -> State | None:
+        """The engine state (a batch of one game); read it, do not edit it."""
+        return self._core.state
+
+    @property
+    def learner_team(self) -> int:
+        """The learner's team in the current episode: 0 (team one) or 1 (team two)."""
+        return int(self._core.learner[0])
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        options = dict(options or {})
+        unknown = sorted(set(options) - {"state"})
+        if unknown:
+            raise ValueError(f"unknown reset option(s) {unknown}; allowed: 'state'")
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+                raise ValueError(f"seed must be None or an int >= 0, got {seed!r}")
+            seeds = np.array([seed], dtype=np.uint64)
+        elif not self._core.started:  # never seeded: a random first episode
+            seeds = np.array([self.np_random.integers(0, 2**62)], dtype=np.uint64)
+        else:  # the next episode of the same seed's stream
+            seeds = None
+        self._core.reset(np.array([0]), seeds, options.get("state"))
+        return self._observation(), self._info()
+
+    def step(self, action):
+        if not self._core.started:
+            raise RuntimeError("call reset() before step()")
+        a = np.asarray(action)
+        if a.size != 1 or not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(f"action must be one int (an action id 0..290), got {action!r}")
+        core = self._core
+        core.step(a.reshape(1).astype(np.int64), np.array([0]))
+        return (self._observation(), float(core.reward[0]), bool(core.terminated[0]), bool(core.truncated[0]),
+                self._info())
+
+    def _observation(self):
+        return index_obs(self._core.observation(), 0)
+
+    def _info(self) -> dict:
+        core = self._core
+        info = {"action_mask": core.masks()[0].astype(np.int8), "learner_team": str(core.learner_names()[0])}
+        if core.illegal[0] is not None:
+            info["illegal_action"] = dict(core.illegal[0])
+        return info
+
+    def action_masks(self) -> np.ndarray:
+        """bool [291]: the learner's legal actions now (sb3-contrib's MaskablePPO calls this)."""
+        return self._core.masks()[0]
+
+    def render(self):
+        """A str board ("ansi") or an HxWx3 uint8 frame ("rgb_array") of the current position."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
+            return None
+        if self._core.state is None:
+            raise RuntimeError("call reset() before render()")
+        if self._renderer is None:
+            from ..render import Renderer  # lazy: rendering is outside the engine
+
+            self._renderer = Renderer(self.render_mode, offence_up=self.offence_up)
+        return self._renderer.render(self._core.state, game=0)
+
+
+class GridironEnv(_SingleBase):
+    """``gridiron_env/Gridiron-v0``: the learner plays one team for a whole game against an opponent.
+
+    Options: ``learner_team`` "one", "two" or "random" (drawn per episode from the seed); ``opponent`` (see
+    the module doc; default uniformly random legal actions); ``observation`` "features" or "planes";
+    ``illegal_action`` "lose" or "raise"; ``score_reward_scale`` (>= 0); ``config`` (a GameConfig or a dict
+    of its fields); ``max_episode_steps`` (learner steps, then truncated); ``render_mode`` None, "ansi" or
+    "rgb_array"; ``offence_up`` (render with the offence attacking up the picture).
+
+    Reward: +1 when the learner's team wins, -1 when it loses (an illegal action included), 0 on
+    truncation (``GameConfig.max_steps`` agent actions or ``max_episode_steps``), plus
+    ``score_reward_scale * (change of own score - change of other score) / target_score`` each step. The
+    learner plays every phase of its team's turns: the specials pick, formations, kick decisions, play.
+    """
+
+    def __init__(self, *, learner_team="random", opponent=None, observation="features", illegal_action="lose",
+                 score_reward_scale=0.0, config=None, max_episode_steps=None, render_mode=None, offence_up=False):
+        core = _LearnerBatch(1, episode="game", learner_team=learner_team, opponent=opponent,
+                             observation=observation, illegal_action=illegal_action,
+                             score_reward_scale=score_reward_scale, config=config,
+                             max_episode_steps=max_episode_steps)
+        super().__init__(core, render_mode, offence_up)
+
+
+class _DriveEnv(_SingleBase):
+    _SIDE = "offence"
+
+    def __init__(self, *, learner_team="random", opponent=None, observation="features", illegal_action="lose",
+                 start="kickoff", field_position_weight=0.0, config=None, max_episode_steps=None,
+                 render_mode=None, offence_up=False):
+        core = _LearnerBatch(1, episode="drive", side=self._SIDE, learner_team=learner_team, opponent=opponent,
+                             observation=observation, illegal_action=illegal_action, start=start,
+                             field_position_weight=field_position_weight, config=config,
+                             max_episode_steps=max_episode_steps)
+        super().__init__(core, render_mode, offence_up)
+
+
+_DRIVE_DOC = """
+
+    One drive per episode. Start (option ``start``): "kickoff" (default: first-and-ten at the offence's
+    kickoff spot, the 6th row out from its own goal line), "random" (LOS row uniform over the field of
+    play, lane uniform over the hash band, drawn from the seed) or an int k in 4..27: the LOS on rulebook
+    row k counted from the goal line the offence attacks (row 4 is the first row of the field of play
+    next to that end zone, 27 the last next to its own), at the kickoff lane. ``learner_team`` ("one",
+    "two", "random") is the learner's team. ``config`` defaults to ``GameConfig(specials=False)`` (a dict
+    overrides fields of that default); with specials on, each team gets a random special at reset.
+
+    The episode terminates when the offence loses the ball: a touchdown, a field goal attempt, a punt, a
+    turnover, a safety or a turnover on downs (a first down does not end it), or when the game ends.
+    Reward: the points the learner's team scored in the drive minus the points the other team scored (a
+    defensive touchdown or a safety counts against the offence), plus ``field_position_weight`` w times the
+    value of the position the drive leaves: v = (rows the next offence must go to score, 1..24) / 24,
+    +w*v for the team that did not get the ball next and -w*v for the team that did (0 if the game ended
+    or the episode was truncated). The offence's and the defence's rewards for a drive sum to zero. An
+    illegal action ends the episode with -(7 + w), the worst a drive can give, so breaking a rule never
+    pays better than playing on. Other options as :class:`GridironEnv`.
+    """
+
+
+class GridironOffenceEnv(_DriveEnv):
+    __doc__ = "``gridiron_env/GridironOffence-v0``: the learner plays the offence of one drive." + _DRIVE_DOC
+    _SIDE = "offence"
+
+
+class GridironDefenceEnv(_DriveEnv):
+    __doc__ = ("``gridiron_env/GridironDefence-v0``: the learner plays the defence of one drive (rewards "
+               "from the defence's side)." + _DRIVE_DOC)
+    _SIDE = "defence"

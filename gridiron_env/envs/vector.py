@@ -1,0 +1,707 @@
+"""Natively batched Gymnasium envs, and the learner core every single-agent env is built on.
+
+``_LearnerBatch`` holds N games in one engine state, with one learner seat per game (the learner's team),
+the opponent (one callable acting for the other team of every game, in batch) and the episode kind:
+
+- ``"game"``: a whole game; reward +1 / -1 to the learner when the game is won / lost, 0 on truncation,
+  plus ``score_reward_scale * (change of own score - change of other score) / target_score`` every step;
+- ``"drive"``: one drive, the learner on offence or on defence (see :class:`GridironOffenceVectorEnv`).
+
+A learner step applies the learner's actions (validated: an illegal action ends that game as a loss, or
+raises with ``illegal_action="raise"``), then lets the opponent act in batch, one engine step for all
+games where it is to act, until the learner is to act again or the episode is over. Observations and
+masks are always from the learner's side.
+
+The single-agent envs (:mod:`gridiron_env.envs.single`) are this core with N = 1 and the vector envs here
+are the core with N = num_envs, so "game i of a batch reset with seed s plays exactly like a lone env
+reset with seed s + i, given the same actions" holds by construction. Seeding: slot i has a base seed b
+(``s + i`` after ``reset(seed=s)``) and an episode count k; episode k plays the engine game seeded b for
+k = 0 and a seed derived from (b, k) after that, so autoresets of game i in a batch and ``reset()`` calls
+of a lone env seeded s + i play the same episodes. Everything random an episode needs (the engine's
+dice, the learner's team when "random", drive start positions and specials, the default opponent's
+stream) is drawn from that episode seed.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import numbers
+
+import gymnasium
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..config import GameConfig
+from ..core import NUM_ACTIONS, IllegalActionError, action_name
+from ..core import init as engine_init
+from ..core import start_drive
+from ..core import step as engine_step
+from ..core.chance import CounterChance, splitmix64
+from ..core.geometry import FIRST_FIELD_ROW, FRAME_ROW, HASH_BAND, KICKOFF_SQUARE, N_LANES, N_ROWS
+from ..core.state import GAME_OVER, State
+from .common import (
+    AGENTS, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, RandomOpponent, action_space, check_choice, encode,
+    illegal_reason, observation_space,
+)
+
+EPISODE_KINDS = ("game", "drive")
+DRIVE_SIDES = ("offence", "defence")
+LEARNER_TEAMS = ("one", "two", "random")
+DRIVE_STARTS = ("kickoff", "random")
+RENDER_MODES = ("ansi", "rgb_array")
+
+# The most a drive can swing: a touchdown and its PAT. An illegal action in a drive env costs this plus the
+# field-position weight (the worst outcome a drive can have), so that giving up by breaking a rule never
+# pays better than playing on.
+MAX_DRIVE_POINTS = 7
+FIELD_ROWS = 24  # rows of the field of play: the most rows an offence can have to go to score
+
+# Salts of the per-episode draws (any distinct constants).
+_EPISODE_SALT = np.uint64(0xE915_0DE5_A17C_0FFE)
+_LEARNER_SALT = np.uint64(0x1EA2_4E27_EA40_0001)
+_ROW_SALT = np.uint64(0x5747_2700_0000_0002)
+_LANE_SALT = np.uint64(0x1A4E_0000_0000_0003)
+_SPECIAL_SALTS = (np.uint64(0x5BEC_1A10_0000_0004), np.uint64(0x5BEC_1A20_0000_0005))
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_AGENT_NAMES = np.array(AGENTS, dtype=object)
+_KICKOFF_FRAME_ROW = int(FRAME_ROW[0, KICKOFF_SQUARE[0]])  # 21: the 6th row out from the own goal line
+_KICKOFF_FRAME_LANE = KICKOFF_SQUARE[0] % N_LANES  # 8 in the offence's frame (team two's 9 seen from it)
+
+
+# ----------------------------------------------------------------------------------------------- helpers
+
+def episode_seeds(base, episode) -> np.ndarray:
+    """uint64 seed of episode ``episode`` (0, 1, ...) of slots with base seed ``base``: ``base`` itself first."""
+    base = np.asarray(base, dtype=np.uint64)
+    episode = np.asarray(episode, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        later = splitmix64((base ^ _EPISODE_SALT) + episode * _GOLDEN)
+    return np.where(episode == 0, base, later)
+
+
+def _draw(seeds, salt, high: int) -> np.ndarray:
+    """One uniform int in [0, high) per seed, from the stream ``salt`` (int64)."""
+    bits = splitmix64(np.asarray(seeds, dtype=np.uint64) ^ salt)
+    unit = (bits >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
+    return np.minimum((unit * high).astype(np.int64), high - 1)
+
+
+class _KeyedChance(CounterChance):
+    """Installs given stream keys before ``init``'s first draw, so one ``init`` call starts games of any
+    seeds: game j then equals ``core.init(1, seeds[j])``."""
+
+    def __init__(self, keys):
+        self.keys = keys
+
+    def draw(self, state, games, high, count, what=""):
+        state.rng_key[games] = self.keys[games]
+        return super().draw(state, games, high, count, what)
+
+
+def _new_engine_games(seeds, config) -> State:
+    keys = splitmix64(np.asarray(seeds, dtype=np.uint64))  # the key core.init(1, seed) gives its game
+    state = engine_init(keys.size, 0, config, chance=_KeyedChance(keys))
+    state.rng_key[:] = keys  # in case init drew nothing
+    return state
+
+
+def _check_number(name, value, low=0.0):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value < low:
+        raise ValueError(f"{name} must be a finite number >= {low:g}, got {value!r}")
+    return float(value)
+
+
+def _check_positive_int(name, value, allow_none=False):
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        allowed = "None or an int >= 1" if allow_none else "an int >= 1"
+        raise ValueError(f"{name} must be {allowed}, got {value!r}")
+    return int(value)
+
+
+def make_config(config, episode: str) -> GameConfig:
+    """The GameConfig of an env: ``config`` may be None (the default), a GameConfig, or a dict of
+    GameConfig fields that override the default. Drive envs default to ``specials=False``."""
+    default = {"specials": False} if episode == "drive" else {}
+    if config is None:
+        return GameConfig(**default)
+    if isinstance(config, GameConfig):
+        return config
+    if isinstance(config, dict):
+        return GameConfig.from_dict({**default, **config})
+    raise ValueError(f"config must be None, a GameConfig or a dict of GameConfig fields, got {type(config).__name__}")
+
+
+def _takes_games(fn) -> bool:
+    """Whether the opponent callable accepts ``games=`` (the indices of the games it acts in)."""
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+    return "games" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+
+
+def parse_autoreset_mode(value) -> AutoresetMode:
+    if isinstance(value, AutoresetMode):
+        return value
+    if isinstance(value, str):
+        key = value.lower().replace("_", "")
+        for mode in AutoresetMode:  # "NextStep", "next_step", "NEXT_STEP" ...
+            if key in (mode.value.lower(), mode.name.lower().replace("_", "")):
+                return mode
+    raise ValueError(f"autoreset_mode must be an AutoresetMode or one of {[m.value for m in AutoresetMode]}, "
+                     f"got {value!r}")
+
+
+def check_render_mode(value):
+    if value is not None and value not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {value!r}")
+    return value
+
+
+# ---------------------------------------------------------------------------------------- the learner core
+
+class _LearnerBatch:
+    """N games with one learner seat each; the opponent plays the other seat in batch (see module doc).
+
+    After :meth:`reset` or :meth:`step` the results are in attributes: ``reward`` float32 [N] (of the
+    last step; 0 for games not stepped), ``terminated`` / ``truncated`` bool [N] (the episode of the
+    game is over), ``illegal`` object [N] (the ``info["illegal_action"]`` dict of games lost by an
+    illegal action in the last step, else None); :meth:`observation` and :meth:`masks` read the current
+    state from the learner's side.
+    """
+
+    def __init__(self, num_games, *, episode="game", side=None, learner_team="random", opponent=None,
+                 observation="features", illegal_action="lose", score_reward_scale=0.0, start="kickoff",
+                 field_position_weight=0.0, config=None, max_episode_steps=None):
+        self.n = _check_positive_int("num_envs", num_games)
+        check_choice("episode", episode, EPISODE_KINDS)
+        if episode == "drive":
+            check_choice("side", side, DRIVE_SIDES)
+        check_choice("learner_team", learner_team, LEARNER_TEAMS)
+        check_choice("observation", observation, OBSERVATION_KINDS)
+        check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        if opponent is not None and not callable(opponent):
+            raise ValueError("opponent must be None (uniformly random legal actions) or a callable "
+                             f"(observations, int8 masks) -> actions, got {opponent!r}")
+        if not (start in DRIVE_STARTS or (isinstance(start, numbers.Integral) and not isinstance(start, bool)
+                                          and 4 <= start <= 27)):
+            raise ValueError(f"start must be 'kickoff', 'random' or an int LOS row 4..27 (rulebook rows from the "
+                             f"goal line the offence attacks), got {start!r}")
+        self.episode_kind = episode
+        self.side = side
+        self.learner_team = learner_team
+        self.opponent = RandomOpponent() if opponent is None else opponent
+        self._opponent_takes_games = _takes_games(self.opponent)
+        # The default opponent never looks at observations: skip encoding them (a large share of a step).
+        self._opponent_needs_obs = not (isinstance(self.opponent, RandomOpponent)
+                                        or getattr(self.opponent, "needs_observation", True) is False)
+        self.observation_kind = observation
+        self.illegal_action = illegal_action
+        self.score_reward_scale = _check_number("score_reward_scale", score_reward_scale)
+        self.start = start
+        self.field_position_weight = _check_number("field_position_weight", field_position_weight)
+        self.config = make_config(config, episode)
+        self.max_episode_steps = _check_positive_int("max_episode_steps", max_episode_steps, allow_none=True)
+
+        n = self.n
+        self.state: State | None = None
+        self.learner = np.zeros(n, dtype=np.int64)
+        self.base_seed = np.zeros(n, dtype=np.uint64)
+        self.episode = np.zeros(n, dtype=np.uint64)
+        self.elapsed = np.zeros(n, dtype=np.int64)  # learner steps in the current episode
+        self.drives0 = np.zeros((n, 2), dtype=np.int16)  # drives when the episode started
+        self.reward = np.zeros(n, dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=bool)
+        self.truncated = np.zeros(n, dtype=bool)
+        self.illegal = np.full(n, None, dtype=object)
+        self.single_observation_space = observation_space(observation)
+        self.single_action_space = action_space()
+
+    @property
+    def started(self) -> bool:
+        return self.state is not None
+
+    # --- reset -------------------------------------------------------------------------------------------
+
+    def reset(self, games, seeds=None, state: State | None = None) -> None:
+        """Start new episodes in ``games`` (indices): with base seeds ``seeds`` (uint64 per game), or
+        without, each game's next episode. ``state`` (a State of len(games) games) starts them from a
+        given position instead of a new game or drive (its own dice streams are kept)."""
+        games = np.asarray(games, dtype=np.int64)
+        if games.size == 0:
+            return
+        if state is not None and (not isinstance(state, State) or state.batch_size != games.size):
+            raise ValueError(f"options['state'] must be a State of {games.size} game(s), got {state!r}")
+        if seeds is not None:
+            self.base_seed[games] = np.asarray(seeds, dtype=np.uint64)
+            self.episode[games] = 0
+        else:
+            self.episode[games] += np.uint64(1)
+        e = episode_seeds(self.base_seed[games], self.episode[games])
+        if self.learner_team == "random":
+            learner = _draw(e, _LEARNER_SALT, 2)
+        else:
+            learner = np.full(games.size, LEARNER_TEAMS.index(self.learner_team), dtype=np.int64)
+        if state is not None:
+            new = state.copy()
+            if self.episode_kind == "drive":  # the learner's side decides its team in a given position
+                offence = new.offence.astype(np.int64)
+                learner = offence if self.side == "offence" else 1 - offence
+        elif self.episode_kind == "game":
+            new = _new_engine_games(e, self.config)
+        else:
+            new = self._new_drives(e, learner)
+        if self.state is None:
+            if games.size != self.n:
+                raise RuntimeError("the first reset must start every game")
+            self.state = new
+        else:
+            self.state.put(games, new)
+        self.learner[games] = learner
+        self._reset_opponent(games, e)
+        self.elapsed[games] = 0
+        self.drives0[games] = self.state.drives[games]
+        self.reward[games] = 0.0
+        self.terminated[games] = False
+        self.truncated[games] = False
+        self.illegal[games] = None
+        self._play_opponent(games)
+        if state is not None and (self._episode_over(games) & ~self.state.truncated[games]).any():
+            raise ValueError("options['state']: the position ends the episode before the learner acts "
+                             "(give a position where the learner gets a turn)")
+
+    def _new_drives(self, e, learner) -> State:
+        """New games set to one drive: the offence (the learner, or the other team for the defence env)
+        has first-and-ten at the start position, opened the game and is on its first drive."""
+        new = _new_engine_games(e, self.config)
+        k = e.size
+        offence = learner if self.side == "offence" else 1 - learner
+        if self.start == "kickoff":
+            frame_row = np.full(k, _KICKOFF_FRAME_ROW)
+            frame_lane = np.full(k, _KICKOFF_FRAME_LANE)
+        elif self.start == "random":
+            frame_row = FIRST_FIELD_ROW + _draw(e, _ROW_SALT, FIELD_ROWS)
+            frame_lane = HASH_BAND[0] + _draw(e, _LANE_SALT, len(HASH_BAND))
+        else:
+            frame_row = np.full(k, int(self.start) - 1)  # rulebook row k is 0-based frame row k - 1
+            frame_lane = np.full(k, _KICKOFF_FRAME_LANE)
+        row = np.where(offence == 0, frame_row, N_ROWS - 1 - frame_row)
+        lane = np.where(offence == 0, frame_lane, N_LANES - 1 - frame_lane)
+        r = np.arange(k)
+        new.opener[:] = offence
+        new.drives[:] = 0
+        new.drives[r, offence] = 1
+        if self.config.specials:  # start_drive skips the pick: each team gets a random special
+            for team, salt in enumerate(_SPECIAL_SALTS):
+                new.special[:, team] = _draw(e, salt, 4)
+        start_drive(new, r, offence, row, lane, self.config)
+        return new
+
+    def _reset_opponent(self, games, e) -> None:
+        opp = self.opponent
+        if isinstance(opp, RandomOpponent):
+            if opp.keys.shape != (self.n,):  # size its per-game streams to this batch
+                opp.reset(np.zeros(self.n, dtype=np.uint64))
+            fresh = RandomOpponent()
+            fresh.reset(e)
+            opp.keys[games] = fresh.keys
+            opp.counters[games] = fresh.counters
+        elif hasattr(opp, "reset_games"):
+            opp.reset_games(games, e)
+
+    # --- step --------------------------------------------------------------------------------------------
+
+    def _episode_over(self, games) -> np.ndarray:
+        """The episode of each game in ``games`` has ended in the engine (game over, or drive over)."""
+        s = self.state
+        over = s.terminated[games] | s.truncated[games]
+        if self.episode_kind == "drive":
+            over |= (s.drives[games] != self.drives0[games]).any(axis=1)
+        return over
+
+    def step(self, actions, games) -> None:
+        """The learner's ``actions`` (ints, one per game in ``games``), then the opponent's turns."""
+        games = np.asarray(games, dtype=np.int64)
+        actions = np.asarray(actions)
+        if actions.shape != games.shape or not (np.issubdtype(actions.dtype, np.integer) or actions.size == 0):
+            raise ValueError(f"actions must be ints of shape {games.shape}, got {actions.dtype} {actions.shape}")
+        actions = actions.astype(np.int64)
+        self.reward[games] = 0.0
+        self.illegal[games] = None
+        finished = self.terminated[games] | self.truncated[games]  # stepped after the end: nothing happens
+        games, actions = games[~finished], actions[~finished]
+        s = self.state
+        already = self._episode_over(games)  # only possible when a reset position ended before the learner acted
+        in_space = (actions >= 0) & (actions < NUM_ACTIONS)
+        legal = in_space & s.legal[games, np.clip(actions, 0, NUM_ACTIONS - 1)]
+        legal &= s.to_act[games] == self.learner[games]
+        bad = np.flatnonzero(~legal & ~already)
+        if bad.size:
+            self._illegal_actions(games[bad], actions[bad])
+        prev_score = s.score[games].astype(np.int64)
+        go = games[legal & ~already]
+        if go.size:
+            full = np.zeros(self.n, dtype=np.int64)
+            full[go] = actions[legal & ~already]
+            active = np.zeros(self.n, dtype=bool)
+            active[go] = True
+            self.state = engine_step(self.state, full, config=self.config, active=active)
+            self._play_opponent(go)
+        self.elapsed[games] += 1
+        self._results(games, prev_score, games[bad])
+
+    def _illegal_actions(self, games, actions) -> None:
+        """Games where the learner played an illegal action: raise, or end them as a loss for it."""
+        s = self.state
+        if self.illegal_action == "raise":
+            g, a = int(games[0]), int(actions[0])
+            names = [action_name(i) for i in np.flatnonzero(s.legal[g])]
+            raise IllegalActionError(f"game {g}: {illegal_reason(s, g, a)}", game=g, action=a, legal_actions=names)
+        for g, a in zip(games.tolist(), actions.tolist()):  # only the offending games: rare, not the hot path
+            self.illegal[g] = {"action": a, "name": action_name(a) if 0 <= a < NUM_ACTIONS else None,
+                               "reason": illegal_reason(s, g, a)}
+        s.terminated[games] = True
+        s.truncated[games] = False
+        s.winner[games] = 1 - self.learner[games]
+        s.phase[games] = GAME_OVER
+        s.to_act[games] = -1
+        s.legal[games] = False
+
+    def _play_opponent(self, games) -> None:
+        """Let the opponent act, in batch, in ``games`` until the learner is to act or the episode is over.
+
+        One engine step per round over all games where the opponent is still to act (its turns are often
+        several actions long); no loop over games. The rounds run on a sub-batch holding only those
+        games, compacted as games leave it, so that the long tail of rounds does not copy the whole batch.
+        """
+        learner, drives0 = self.learner[games], self.drives0[games]
+        sub = self.state.take(games)
+        try:
+            while True:
+                turn = (sub.to_act >= 0) & (sub.to_act != learner)
+                turn &= ~(sub.terminated | sub.truncated)
+                if self.episode_kind == "drive":
+                    turn &= ~(sub.drives != drives0).any(axis=1)
+                if not turn.any():
+                    return
+                if turn.sum() * 2 < turn.size:  # compact: put the finished games back, keep the rest
+                    self.state.put(games, sub)
+                    keep = np.flatnonzero(turn)
+                    games, learner, drives0, sub = games[keep], learner[keep], drives0[keep], sub.take(keep)
+                    turn = turn[keep]
+                acting = np.flatnonzero(turn)
+                mask = sub.legal[acting].astype(np.int8)
+                obs = None
+                if self._opponent_needs_obs:
+                    view = sub.take(acting)
+                    obs = encode(view, view.to_act, self.observation_kind, self.config)
+                if self._opponent_takes_games:
+                    chosen = self.opponent(obs, mask, games=games[acting])
+                else:
+                    chosen = self.opponent(obs, mask)
+                chosen = np.asarray(chosen).reshape(-1)
+                if chosen.shape != acting.shape or not np.issubdtype(chosen.dtype, np.integer):
+                    raise ValueError(f"the opponent must return one int action per game ({acting.size}), "
+                                     f"got {chosen.dtype} {chosen.shape}")
+                full = np.zeros(sub.batch_size, dtype=np.int64)
+                full[acting] = chosen
+                try:
+                    sub = engine_step(sub, full, config=self.config, active=turn)
+                except IllegalActionError as err:
+                    game = None if err.game is None else int(games[err.game])
+                    raise IllegalActionError(f"the opponent played an illegal action in game {game}: {err}",
+                                             game=game, action=err.action, legal_actions=err.legal_actions) from err
+        finally:
+            self.state.put(games, sub)
+
+    def _results(self, games, prev_score, illegal_games) -> None:
+        """Rewards and episode ends of ``games`` after a learner step (see the env docstrings)."""
+        s = self.state
+        r = np.arange(games.size)
+        own, other = self.learner[games], 1 - self.learner[games]
+        score = s.score[games].astype(np.int64)
+        margin = (score[r, own] - prev_score[r, own]) - (score[r, other] - prev_score[r, other])
+        won = s.terminated[games] & (s.winner[games] == own)
+        lost = s.terminated[games] & (s.winner[games] == other)
+        if self.episode_kind == "game":
+            reward = won.astype(np.float64) - lost + self.score_reward_scale * margin / self.config.target_score
+            terminated = s.terminated[games].copy()
+        else:
+            drive_over = (s.drives[games] != self.drives0[games]).any(axis=1)
+            terminated = s.terminated[games] | drive_over
+            handed_over = drive_over & ~s.terminated[games]
+            reward = margin + self.field_position_weight * self._field_position(games, handed_over)
+            bad = np.isin(games, illegal_games)
+            reward[bad] = -(MAX_DRIVE_POINTS + self.field_position_weight)
+        truncated = s.truncated[games] & ~terminated
+        if self.max_episode_steps is not None:
+            truncated |= (self.elapsed[games] >= self.max_episode_steps) & ~terminated
+        self.reward[games] = reward
+        self.terminated[games] = terminated
+        self.truncated[games] = truncated
+
+    def _field_position(self, games, handed_over) -> np.ndarray:
+        """Value of the position a drive leaves, for the learner: (rows the next offence must go to score,
+        1..24) / 24, positive when the learner's team did not get the ball, negative when it did; 0 where
+        ``handed_over`` is False (the drive goes on, or the game is over)."""
+        s = self.state
+        nxt = s.offence[games].astype(np.int64)
+        los = FRAME_ROW[nxt, s.los_row[games].astype(np.int64) * N_LANES].astype(np.int64)
+        value = (los - (FIRST_FIELD_ROW - 1)) / FIELD_ROWS
+        sign = np.where(nxt == self.learner[games], -1.0, 1.0)
+        return np.where(handed_over, sign * value, 0.0)
+
+    # --- views ------------------------------------------------------------------------------------------
+
+    def observation(self, games=None):
+        """Observations from the learner's side: float32 [k, F], or a dict of planes and scalars."""
+        if games is None:
+            return encode(self.state, self.learner, self.observation_kind, self.config)
+        games = np.asarray(games, dtype=np.int64)
+        return encode(self.state.take(games), self.learner[games], self.observation_kind, self.config)
+
+    def masks(self) -> np.ndarray:
+        """bool [N, NUM_ACTIONS]: the learner's legal actions (none once its episode is over)."""
+        s = self.state
+        mine = (s.to_act == self.learner) & ~self.terminated & ~self.truncated
+        return s.legal & mine[:, None]
+
+    def learner_names(self, games=None) -> np.ndarray:
+        return _AGENT_NAMES[self.learner if games is None else self.learner[games]]
+
+
+def index_obs(obs, i):
+    """Game ``i`` of a batched observation (array or dict of arrays)."""
+    if isinstance(obs, dict):
+        return {k: v[i] for k, v in obs.items()}
+    return obs[i]
+
+
+# ------------------------------------------------------------------------------------------ the vector envs
+
+class _VectorBase(VectorEnv):
+    """A natively batched VectorEnv over :class:`_LearnerBatch` (no Sync/Async wrapper).
+
+    ``step(actions)`` takes int actions [num_envs] and returns observations (float32 [N, F], or a dict of
+    uint8 planes [N, C, 30, 18] and float32 scalars [N, S]), rewards float64 [N], terminations and
+    truncations bool [N], and infos: ``"action_mask"`` int8 [N, 291] (the learner's legal actions),
+    ``"learner_team"`` (the learner's agent name per game) and, for games lost by an illegal action,
+    ``"illegal_action"`` (a dict per game: action, name, reason), each key with its ``"_key"`` bool mask.
+
+    Autoreset (``autoreset_mode``): NEXT_STEP (default) returns the terminal observation on the ending
+    step and a reset observation (reward 0, no action applied) on the next; SAME_STEP resets at once,
+    the terminal observation and info in ``infos["final_obs"]`` (object array, None for other games) and
+    ``infos["final_info"]``; DISABLED resets only what ``reset(options={"reset_mask": mask})`` asks.
+    Truncation at ``max_episode_steps`` learner steps is done here (``make_vec`` adds no TimeLimit).
+
+    ``reset(seed=s)`` seeds game i with s + i (a list gives each game's seed); ``reset()`` starts every
+    game's next episode. ``options={"state": State}`` starts the games from a given position.
+    """
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4, "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, core: _LearnerBatch, autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None,
+                 offence_up=False):
+        self._core = core
+        self.num_envs = core.n
+        self.autoreset_mode = parse_autoreset_mode(autoreset_mode)
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
+        self.render_mode = check_render_mode(render_mode)
+        if not isinstance(offence_up, bool):
+            raise ValueError(f"offence_up must be True or False, got {offence_up!r}")
+        self.offence_up = offence_up
+        self._renderer = None
+        self.single_observation_space = core.single_observation_space
+        self.single_action_space = core.single_action_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._needs_reset = np.zeros(self.num_envs, dtype=bool)  # NEXT_STEP: reset on the next step
+
+    # options shared by every env kind
+    @property
+    def config(self) -> GameConfig:
+        return self._core.config
+
+    @property
+    def state(self) -> State:
+        """The engine state of all games (read it; do not edit it while stepping)."""
+        return self._core.state
+
+    def reset(self, *, seed=None, options=None):
+        options = dict(options or {})
+        unknown = sorted(set(options) - {"reset_mask", "state"})
+        if unknown:
+            raise ValueError(f"unknown reset option(s) {unknown}; allowed: 'reset_mask', 'state'")
+        n = self.num_envs
+        games = np.arange(n)
+        if options.get("reset_mask") is not None:
+            mask = np.asarray(options["reset_mask"])
+            if mask.shape != (n,) or mask.dtype != np.bool_:
+                raise ValueError(f"options['reset_mask'] must be a bool array of shape ({n},)")
+            games = np.flatnonzero(mask)
+        if seed is None and not self._core.started:  # a first reset without a seed: draw one
+            seed = int(self.np_random.integers(0, 2**62))
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            seeds = [None if x is None else _check_seed(x) for x in seed]
+            if len(seeds) != n:
+                raise ValueError(f"a list of seeds must have num_envs = {n} entries, got {len(seeds)}")
+            given = np.array([x is not None for x in seeds])
+            if not self._core.started and not given.all():
+                raise ValueError("the first reset needs a seed for every game (or seed=None / an int)")
+            vals = np.array([0 if x is None else x for x in seeds], dtype=np.uint64)
+            self._core.reset(games[~given[games]], None, _take_state(options.get("state"), ~given[games]))
+            self._core.reset(games[given[games]], vals[games[given[games]]],
+                             _take_state(options.get("state"), given[games]))
+        elif seed is not None:
+            seed = _check_seed(seed)
+            super().reset(seed=seed)
+            self._core.reset(games, np.uint64(seed) + games.astype(np.uint64), options.get("state"))
+        else:
+            self._core.reset(games, None, options.get("state"))
+        self._needs_reset[games] = False
+        return self._core.observation(), self._infos()
+
+    def step(self, actions):
+        core, n = self._core, self.num_envs
+        actions = np.asarray(actions)
+        if actions.shape != (n,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"actions must be ints of shape ({n},), got {actions.dtype} {actions.shape}")
+        if not core.started:
+            raise RuntimeError("call reset() before step()")
+        all_games = np.arange(n)
+        final = None
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            resetting = self._needs_reset
+            core.step(actions[~resetting], all_games[~resetting])
+            core.reset(all_games[resetting])  # their reward 0, not ended: core.reset cleared them
+            done = core.terminated | core.truncated
+            self._needs_reset = done.copy()
+        else:
+            core.step(actions, all_games)
+            done = core.terminated | core.truncated
+            if self.autoreset_mode == AutoresetMode.SAME_STEP and done.any():
+                ended = np.flatnonzero(done)
+                final = (ended, core.observation(ended), self._infos(ended))
+        reward = core.reward.astype(np.float64)
+        terminated, truncated = core.terminated.copy(), core.truncated.copy()
+        if final is not None:
+            core.reset(final[0])
+        infos = self._infos()
+        if final is not None:
+            ended, obs, info = final
+            final_obs = np.full(n, None, dtype=object)
+            for j, g in enumerate(ended.tolist()):  # only the games that ended this step
+                final_obs[g] = index_obs(obs, j)
+            infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
+            infos["final_info"], infos["_final_info"] = _expand_infos(info, ended, n), done.copy()
+        return core.observation(), reward, terminated, truncated, infos
+
+    def _infos(self, games=None) -> dict:
+        """Vector infos of ``games`` (default: all), in Gymnasium's key / "_key" layout."""
+        core = self._core
+        mask = core.masks()
+        if games is not None:
+            mask = mask[games]
+        k = mask.shape[0]
+        infos = {"action_mask": mask.astype(np.int8), "_action_mask": np.ones(k, dtype=bool),
+                 "learner_team": core.learner_names(games), "_learner_team": np.ones(k, dtype=bool)}
+        illegal = core.illegal if games is None else core.illegal[games]
+        has = np.not_equal(illegal, None).astype(bool)
+        if has.any():
+            infos["illegal_action"], infos["_illegal_action"] = illegal.copy(), has
+        return infos
+
+    def action_masks(self) -> np.ndarray:
+        """bool [num_envs, 291]: each game's legal actions for the learner (sb3-contrib's convention)."""
+        return self._core.masks()
+
+    def render(self):
+        """One frame per game (a str for "ansi", an HxWx3 uint8 array for "rgb_array"), as a tuple."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
+            return None
+        if self._renderer is None:
+            from ..render import Renderer  # lazy: rendering is outside the engine
+
+            self._renderer = Renderer(self.render_mode, offence_up=self.offence_up)
+        return tuple(self._renderer.render(self._core.state, game=g) for g in range(self.num_envs))
+
+    def __repr__(self):
+        return f"{type(self).__name__}(num_envs={self.num_envs}, autoreset_mode={self.autoreset_mode.value})"
+
+
+def _check_seed(seed) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ValueError(f"seed must be None or an int >= 0, got {seed!r}")
+    return int(seed)
+
+
+def _take_state(state, keep):
+    if state is None:
+        return None
+    if not isinstance(state, State):
+        raise ValueError(f"options['state'] must be a State, got {type(state).__name__}")
+    return state.take(np.flatnonzero(keep))
+
+
+def _expand_infos(info: dict, games, n: int) -> dict:
+    """Infos of the sub-batch ``games`` spread over the full batch of ``n`` (for ``final_info``)."""
+    out = {}
+    for key, value in info.items():
+        if key.startswith("_"):
+            mask = np.zeros(n, dtype=bool)
+            mask[games] = value
+            out[key] = mask
+        else:
+            full = np.zeros((n,) + value.shape[1:], dtype=value.dtype) if value.dtype != object else \
+                np.full(n, None, dtype=object)
+            full[games] = value
+            out[key] = full
+    return out
+
+
+class GridironVectorEnv(_VectorBase):
+    """``gymnasium.make_vec("gridiron_env/Gridiron-v0", num_envs=N)``: N whole games, the learner on one
+    team of each, the opponent playing the other in batch. Options as :class:`~gridiron_env.envs.single.
+    GridironEnv`, plus ``num_envs`` and ``autoreset_mode``."""
+
+    def __init__(self, num_envs=1, *, learner_team="random", opponent=None, observation="features",
+                 illegal_action="lose", score_reward_scale=0.0, config=None, max_episode_steps=None,
+                 autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None, offence_up=False):
+        core = _LearnerBatch(num_envs, episode="game", learner_team=learner_team, opponent=opponent,
+                             observation=observation, illegal_action=illegal_action,
+                             score_reward_scale=score_reward_scale, config=config,
+                             max_episode_steps=max_episode_steps)
+        super().__init__(core, autoreset_mode, render_mode, offence_up)
+
+
+class _DriveVectorEnv(_VectorBase):
+    _SIDE = "offence"
+
+    def __init__(self, num_envs=1, *, learner_team="random", opponent=None, observation="features",
+                 illegal_action="lose", start="kickoff", field_position_weight=0.0, config=None,
+                 max_episode_steps=None, autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None,
+                 offence_up=False):
+        core = _LearnerBatch(num_envs, episode="drive", side=self._SIDE, learner_team=learner_team,
+                             opponent=opponent, observation=observation, illegal_action=illegal_action,
+                             start=start, field_position_weight=field_position_weight, config=config,
+                             max_episode_steps=max_episode_steps)
+        super().__init__(core, autoreset_mode, render_mode, offence_up)
+
+
+class GridironOffenceVectorEnv(_DriveVectorEnv):
+    """``make_vec("gridiron_env/GridironOffence-v0", num_envs=N)``: N drives, the learner on offence.
+    Options as :class:`~gridiron_env.envs.single.GridironOffenceEnv`."""
+
+    _SIDE = "offence"
+
+
+class GridironDefenceVectorEnv(_DriveVectorEnv):
+    """``make_vec("gridiron_env/GridironDefence-v0", num_envs=N)``: N drives, the learner on defence.
+    Options as :class:`~gridiron_env.envs.single.GridironDefenceEnv`."""
+
+    _SIDE = "defence"
