@@ -171,3 +171,13 @@ board:
     s = from_diagram(text)
     assert s.ball_holder[0] == 16  # MLB
     assert from_diagram(to_diagram(s)).equals(s)
+
+
+def test_init_with_per_game_seeds_equals_lone_games():
+    seeds = [5, 2**63 + 7, 0, 123456789]
+    batch = g.init(seeds=seeds)
+    for i, seed in enumerate(seeds):
+        assert batch.take(i).equals(g.init(1, seed=seed))
+    assert g.init(seeds=[10, 11, 12]).equals(g.init(3, seed=10))
+    with pytest.raises(ValueError):
+        g.init(2, seeds=[1, 2, 3])

@@ -33,6 +33,14 @@ def game_keys(seed: int, batch_size: int) -> np.ndarray:
         return splitmix64(base + np.arange(batch_size, dtype=np.uint64))
 
 
+def seed_keys(seeds) -> np.ndarray:
+    """Stream keys of games with the given per-game seeds (ints; taken modulo 2**64)."""
+    seeds = np.atleast_1d(np.asarray(seeds))
+    if seeds.dtype == object:  # Python ints beyond int64
+        seeds = np.array([int(x) % (1 << 64) for x in seeds], dtype=np.uint64)
+    return splitmix64(seeds.astype(np.uint64))
+
+
 class CounterChance:
     """The default source: draws from each game's own stream in the state."""
 

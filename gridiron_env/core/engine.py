@@ -12,7 +12,7 @@ import numpy as np
 
 from ..config import GameConfig
 from . import actions as A
-from .chance import CounterChance, game_keys
+from .chance import CounterChance, game_keys, seed_keys
 from .formations import DEFENCE_PLACEMENT, OFFENCE_PLACEMENT
 from .geometry import (
     DEFENDED_END_ZONE, DIAGONAL, DISTANCE, END_ZONE_DEPTH, FIRST_FIELD_ROW, FORWARD_DIRECTIONS, FRAME_LANE,
@@ -110,14 +110,26 @@ def _qb_factor(s: State, idx, slot):
 
 # --- init ------------------------------------------------------------------------------------------------
 
-def init(batch_size: int, seed: int = 0, config: GameConfig | None = None, chance=None) -> State:
-    """A batch of new games; game i draws from the stream of seed + i. Returns a State."""
+def init(batch_size: int | None = None, seed: int = 0, config: GameConfig | None = None, chance=None,
+         seeds=None) -> State:
+    """A batch of new games: game i draws from the stream of seed + i, or of ``seeds[i]`` when a sequence
+    of per-game seeds is given (then game i equals ``init(1, seeds[i])``). Returns a State."""
     config = config or GameConfig()
+    if seeds is not None:
+        seeds = np.atleast_1d(np.asarray(seeds))
+        if seeds.ndim != 1 or not np.issubdtype(seeds.dtype, np.integer) or (seeds.size == 0):
+            raise ValueError(f"seeds must be a non-empty 1-d sequence of ints, got {seeds!r}")
+        if batch_size is not None and batch_size != seeds.size:
+            raise ValueError(f"batch_size {batch_size} does not match {seeds.size} seeds")
+        batch_size = seeds.size
     if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
         raise ValueError(f"batch_size must be an int >= 1, got {batch_size!r}")
     chance = chance or CounterChance()
     s = State.empty(int(batch_size))
-    s.rng_key[:] = game_keys(seed, batch_size)
+    if seeds is None:
+        s.rng_key[:] = game_keys(seed, batch_size)
+    else:
+        s.rng_key[:] = seed_keys(seeds)
     idx = np.arange(batch_size)
     s.opener[:] = chance.draw(s, idx, 2, 1, "coin toss")[:, 0]  # rule 28
     s.drives[idx, s.opener] = 1

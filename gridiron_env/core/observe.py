@@ -21,7 +21,7 @@ from .actions import SPECIALS
 from .engine import field_goal_distance_for_row
 from .formations import DEFENCE_FORMATIONS, OFFENCE_FORMATIONS
 from .geometry import FRAME_ROW, N_LANES, N_ROWS, N_SQUARES, SQUARE_LANE, SQUARE_ROW
-from .odds import COMPLETION_TABLE, field_goal_chance  # noqa: F401  (COMPLETION_TABLE re-exported for bots)
+from .odds import field_goal_chance
 from .state import PHASE_NAMES, SPECIALS_PICK, State
 
 OBS_LOW, OBS_HIGH = -1.0, 2.0  # bounds of every feature value (scores past twice the target are clipped)

@@ -61,7 +61,6 @@ from ..config import GameConfig
 from ..core import NUM_ACTIONS, IllegalActionError, action_name
 from ..core import init as engine_init
 from ..core import step as engine_step
-from ..core.chance import CounterChance, splitmix64
 from ..core.engine import recompute_legal
 from ..core.state import GAME_OVER, State
 from .common import (
@@ -103,32 +102,9 @@ def check_render_mode(value):
     return value
 
 
-def seed_keys(seeds) -> np.ndarray:
-    """Stream keys of games seeded ``seeds`` (uint64, wrapping): the keys ``core.init`` gives them."""
-    return splitmix64(np.asarray(seeds, dtype=np.uint64))
-
-
-class _KeyedChance(CounterChance):
-    """CounterChance that first installs given stream keys, so ``init`` can start games of any seeds."""
-
-    def __init__(self, keys):
-        self.keys = keys
-
-    def draw(self, state, games, high, count, what=""):
-        state.rng_key[games] = self.keys[games]  # init draws (the coin toss) before anything else
-        return super().draw(state, games, high, count, what)
-
-
 def init_games(seeds, config: GameConfig) -> State:
-    """New games, game j seeded ``seeds[j]`` (uint64): equal to ``core.init(1, seeds[j])`` for each j.
-
-    One batched ``init`` call whatever the seeds (no loop over games): ``core.init`` only takes a first
-    seed and numbers the rest, so the per-game keys are installed through the chance source.
-    """
-    keys = seed_keys(seeds)
-    state = engine_init(keys.size, 0, config, chance=_KeyedChance(keys))
-    state.rng_key[:] = keys  # in case init drew nothing
-    return state
+    """New games, game j seeded ``seeds[j]``: equal to ``core.init(1, seeds[j])`` for each j."""
+    return engine_init(seeds=seeds, config=config)
 
 
 def forfeit(state: State, games, loser) -> None:
@@ -316,7 +292,6 @@ class SelfPlayBatch:
         rewards = team_rewards(old, new, ended, self.score_reward_scale)
         terminated = ended & new.terminated
         truncated = ended & new.truncated
-        n = self.num_games
         winner = np.where(ended, new.winner, -1).astype(np.int8)
         final_score = np.where(ended[:, None], new.score, 0).astype(np.int16)
         info = {"illegal": illegal, "winner": winner, "final_score": final_score}

@@ -38,7 +38,7 @@ from ..core import NUM_ACTIONS, IllegalActionError, action_name
 from ..core import init as engine_init
 from ..core import start_drive
 from ..core import step as engine_step
-from ..core.chance import CounterChance, splitmix64
+from ..core.chance import splitmix64
 from ..core.geometry import FIRST_FIELD_ROW, FRAME_ROW, HASH_BAND, KICKOFF_SQUARE, N_LANES, N_ROWS
 from ..core.state import GAME_OVER, State
 from .common import (
@@ -88,23 +88,8 @@ def _draw(seeds, salt, high: int) -> np.ndarray:
     return np.minimum((unit * high).astype(np.int64), high - 1)
 
 
-class _KeyedChance(CounterChance):
-    """Installs given stream keys before ``init``'s first draw, so one ``init`` call starts games of any
-    seeds: game j then equals ``core.init(1, seeds[j])``."""
-
-    def __init__(self, keys):
-        self.keys = keys
-
-    def draw(self, state, games, high, count, what=""):
-        state.rng_key[games] = self.keys[games]
-        return super().draw(state, games, high, count, what)
-
-
 def _new_engine_games(seeds, config) -> State:
-    keys = splitmix64(np.asarray(seeds, dtype=np.uint64))  # the key core.init(1, seed) gives its game
-    state = engine_init(keys.size, 0, config, chance=_KeyedChance(keys))
-    state.rng_key[:] = keys  # in case init drew nothing
-    return state
+    return engine_init(seeds=seeds, config=config)
 
 
 def _check_number(name, value, low=0.0):
