@@ -34,11 +34,18 @@ def game_keys(seed: int, batch_size: int) -> np.ndarray:
 
 
 def seed_keys(seeds) -> np.ndarray:
-    """Stream keys of games with the given per-game seeds (ints; taken modulo 2**64)."""
-    seeds = np.atleast_1d(np.asarray(seeds))
-    if seeds.dtype == object:  # Python ints beyond int64
-        seeds = np.array([int(x) % (1 << 64) for x in seeds], dtype=np.uint64)
-    return splitmix64(seeds.astype(np.uint64))
+    """Stream keys of games with the given per-game seeds (ints, taken modulo 2**64), as ``init(1, seed)``
+    gives its game. Raises ValueError for anything but a non-empty 1-d sequence of ints."""
+    arr = np.atleast_1d(np.asarray(seeds, dtype=object if not isinstance(seeds, np.ndarray) else None))
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"seeds must be a non-empty 1-d sequence of ints, got {seeds!r}")
+    if arr.dtype == object:
+        if not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in arr):
+            raise ValueError(f"seeds must be ints, got {seeds!r}")
+        arr = np.array([int(x) % (1 << 64) for x in arr], dtype=np.uint64)
+    elif not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"seeds must be ints, got dtype {arr.dtype}")
+    return splitmix64(arr.astype(np.uint64))
 
 
 class CounterChance:

@@ -116,12 +116,10 @@ def init(batch_size: int | None = None, seed: int = 0, config: GameConfig | None
     of per-game seeds is given (then game i equals ``init(1, seeds[i])``). Returns a State."""
     config = config or GameConfig()
     if seeds is not None:
-        seeds = np.atleast_1d(np.asarray(seeds))
-        if seeds.ndim != 1 or not np.issubdtype(seeds.dtype, np.integer) or (seeds.size == 0):
-            raise ValueError(f"seeds must be a non-empty 1-d sequence of ints, got {seeds!r}")
-        if batch_size is not None and batch_size != seeds.size:
-            raise ValueError(f"batch_size {batch_size} does not match {seeds.size} seeds")
-        batch_size = seeds.size
+        keys = seed_keys(seeds)
+        if batch_size is not None and batch_size != keys.size:
+            raise ValueError(f"batch_size {batch_size} does not match {keys.size} seeds")
+        batch_size = keys.size
     if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
         raise ValueError(f"batch_size must be an int >= 1, got {batch_size!r}")
     chance = chance or CounterChance()
@@ -129,7 +127,7 @@ def init(batch_size: int | None = None, seed: int = 0, config: GameConfig | None
     if seeds is None:
         s.rng_key[:] = game_keys(seed, batch_size)
     else:
-        s.rng_key[:] = seed_keys(seeds)
+        s.rng_key[:] = keys
     idx = np.arange(batch_size)
     s.opener[:] = chance.draw(s, idx, 2, 1, "coin toss")[:, 0]  # rule 28
     s.drives[idx, s.opener] = 1
