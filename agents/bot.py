@@ -124,8 +124,10 @@ class Bot:
             out[~on_offence] = self._forward(self.defence, x[~on_offence])
         return out
 
-    def act(self, observation, action_mask, temperature: float = 0.0, rng: np.random.Generator | None = None):
-        """A legal action per row: the best masked logit (temperature 0) or a sample at ``temperature``."""
+    def act(self, observation, action_mask, temperature: float = 0.0, rng: np.random.Generator | None = None,
+            uniforms: np.ndarray | None = None):
+        """A legal action per row: the best masked logit (temperature 0) or a sample at ``temperature``
+        (from ``uniforms``, one float in [0, 1) per row, else from ``rng``)."""
         logits = self.logits(observation)
         mask = np.atleast_2d(np.asarray(action_mask)).astype(bool)
         masked = np.where(mask, logits, MASKED_LOGIT)
@@ -136,7 +138,8 @@ class Bot:
         z -= z.max(axis=1, keepdims=True)
         p = np.exp(z) * mask
         p /= p.sum(axis=1, keepdims=True)
-        return (p.cumsum(axis=1) > rng.random((p.shape[0], 1))).argmax(axis=1)
+        u = rng.random(p.shape[0]) if uniforms is None else np.asarray(uniforms, dtype=np.float64)
+        return (p.cumsum(axis=1) > u[:, None]).argmax(axis=1)
 
 
 def _check_layers(name, layers, features_size, num_actions):
@@ -159,3 +162,39 @@ def _package_sizes():
     from gridiron_env.core.observe import FEATURES_SIZE
 
     return FEATURES_SIZE, NUM_ACTIONS
+
+
+class BotAgent:
+    """A bot (numpy ``Bot``) as an agent of ``agents.base``: it sees only the documented observation
+    (``features``, from the acting team's side) and the legal mask. ``temperature`` 0 plays the best
+    action; above 0 it samples from per-game streams (so a game's play does not depend on the batch)."""
+
+    _SALT = 0xB07B07
+
+    def __init__(self, bot: "Bot", name: str = "bot", temperature: float = 0.0):
+        from agents.base import GameStreams
+
+        self.bot = bot
+        self.name = name
+        self.temperature = float(temperature)
+        self.streams = GameStreams()
+
+    @classmethod
+    def load(cls, path, **kwargs) -> "BotAgent":
+        return cls(Bot.load(path), **kwargs)
+
+    def reset(self, seeds) -> None:
+        self.streams.reset(seeds, self._SALT)
+
+    def act(self, state, config=None, games=None) -> np.ndarray:
+        from gridiron_env.core.observe import observe
+
+        games = np.arange(state.batch_size) if games is None else np.asarray(games)
+        actions = np.zeros(state.batch_size, dtype=np.int64)
+        live = games[state.to_act[games] >= 0]
+        if live.size:
+            self.streams.ensure(state.batch_size, self._SALT)
+            sub = state.take(live)
+            uniforms = self.streams.uniform(live, state.steps[live]) if self.temperature > 0 else None
+            actions[live] = self.bot.act(observe(sub, None, config), sub.legal, self.temperature, uniforms=uniforms)
+        return actions
