@@ -95,3 +95,34 @@ class RandomOpponent:
         pick = np.minimum((unit * count).astype(np.int64), np.maximum(count - 1, 0))
         order = np.cumsum(mask, axis=1) - 1
         return np.argmax(mask & (order == pick[:, None]), axis=1).astype(np.int64)
+
+
+class AgentOpponent:
+    """An agent of ``agents.base`` (``reset(seeds)``, ``act(state, config)``) as an env opponent.
+
+    The env calls it with the engine State of the games where the opponent is to act (``needs_state``)
+    and their indices in the env's batch; ``reset_games(games, seeds)`` records each game's episode seed,
+    and the agent is re-keyed with those seeds before every call, so its per-game random streams (which are
+    indexed by the game's own step count) do not depend on how the env groups games.
+    """
+
+    needs_state = True
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.seeds = np.zeros(0, dtype=np.uint64)
+
+    def reset_games(self, games, seeds) -> None:
+        games = np.asarray(games, dtype=np.int64)
+        if games.size and self.seeds.size <= games.max():
+            grown = np.zeros(int(games.max()) + 1, dtype=np.uint64)
+            grown[:self.seeds.size] = self.seeds
+            self.seeds = grown
+        self.seeds[games] = np.asarray(seeds).astype(np.uint64)
+
+    def __call__(self, state, config=None, games=None):
+        games = np.arange(state.batch_size) if games is None else np.asarray(games, dtype=np.int64)
+        if self.seeds.size <= (games.max() if games.size else -1):
+            self.reset_games(games, games)
+        self.agent.reset(self.seeds[games].astype(np.int64))
+        return np.asarray(self.agent.act(state, config), dtype=np.int64)

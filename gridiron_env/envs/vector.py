@@ -183,7 +183,8 @@ class _LearnerBatch:
         self._opponent_takes_games = _takes_games(self.opponent)
         # The default opponent never looks at observations: skip encoding them (a large share of a step).
         self._opponent_needs_obs = not (isinstance(self.opponent, RandomOpponent)
-                                        or getattr(self.opponent, "needs_observation", True) is False)
+                                        or getattr(self.opponent, "needs_observation", True) is False
+                                        or getattr(self.opponent, "needs_state", False))
         self.observation_kind = observation
         self.illegal_action = illegal_action
         self.score_reward_scale = _check_number("score_reward_scale", score_reward_scale)
@@ -381,12 +382,17 @@ class _LearnerBatch:
                 acting = np.flatnonzero(turn)
                 mask = sub.legal[acting].astype(np.int8)
                 obs = None
-                if self._opponent_needs_obs:
-                    view = sub.take(acting)
-                    obs = encode(view, view.to_act, self.observation_kind, self.config)
-                if self._opponent_takes_games:
+                if getattr(self.opponent, "needs_state", False):  # an agent that reads the engine State
+                    chosen = self.opponent(sub.take(acting), self.config, games=games[acting])
+                elif self._opponent_takes_games:
+                    if self._opponent_needs_obs:
+                        view = sub.take(acting)
+                        obs = encode(view, view.to_act, self.observation_kind, self.config)
                     chosen = self.opponent(obs, mask, games=games[acting])
                 else:
+                    if self._opponent_needs_obs:
+                        view = sub.take(acting)
+                        obs = encode(view, view.to_act, self.observation_kind, self.config)
                     chosen = self.opponent(obs, mask)
                 chosen = np.asarray(chosen).reshape(-1)
                 if chosen.shape != acting.shape or not np.issubdtype(chosen.dtype, np.integer):
