@@ -8,48 +8,25 @@ up the diagram toward rows 1-3, team two down). Players a scenario does not need
 from __future__ import annotations
 
 import copy
-import textwrap
 
 import numpy as np
 import pytest
 
 from agents import Agent, HeuristicAgent, RandomAgent, play_games, visible_view
-from gridiron_env import GameConfig, action_id, action_name, from_diagram, init, step, to_diagram
+from gridiron_env import GameConfig, action_id, action_name, init, step, to_diagram
 from gridiron_env.core import actions as A
 from gridiron_env.core.chance import ScriptedChance
 from gridiron_env.core.engine import recompute_legal, start_drive
-from gridiron_env.core.geometry import DEFENCE_TAGS, DISTANCE, NEIGHBOUR, OFFENCE_TAGS, TAGS
+from gridiron_env.core.geometry import DISTANCE, NEIGHBOUR, TAGS
 from gridiron_env.core.invariants import check_invariants
 from gridiron_env.core.state import KICK_DECISION, PLAY, SCRAMBLE, SPECIALS_PICK, State
+from gridiron_env.core.scenario import position
 
 CFG = GameConfig()
 
 
 # ------------------------------------------------------------------------------------------------ helpers
 
-
-def position(text: str, park=(30, 28), config: GameConfig = CFG) -> State:
-    """A state from a partial diagram (header lines, ``board:``, board rows). Offence tags missing from the
-    board are parked on row ``park[0]``, defence tags on row ``park[1]`` (lanes 1, 2, ...)."""
-    text = textwrap.dedent(text).strip("\n")
-    header, sep, board = text.partition("board:")
-    assert sep, "a scenario needs a board: section"
-    present, used_rows = set(), set()
-    for line in board.splitlines():
-        if "|" in line:
-            label, _, cells = line.partition("|")
-            used_rows.add(int(label))
-            present.update(c.rstrip("@") for c in cells.split() if c not in (".", "*"))
-    parking = []
-    for row, tags in zip(park, (OFFENCE_TAGS, DEFENCE_TAGS)):
-        missing = [t for t in tags if t not in present]
-        if missing:
-            assert row not in used_rows, f"parking row {row} is in use"
-            parking.append(f"{row} | " + " ".join(missing + ["."] * (18 - len(missing))))
-    diagram = "gridiron diagram v1\n" + header + "\nboard:\n" + board.strip("\n") + "\n" + "\n".join(parking)
-    s = from_diagram(diagram, config)
-    check_invariants(s, check_mask=True, config=config)
-    return s
 
 
 def row(number: int, cells: dict) -> str:

@@ -18,10 +18,11 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import gridiron_env
 from gridiron_env import GameConfig, IllegalActionError, action_id, from_diagram, legal_action_mask
-from gridiron_env.core.geometry import DEFENCE_TAGS, N_LANES, OFFENCE_TAGS
+
 from gridiron_env.core.observe import FEATURE_LAYOUT, FEATURES_SIZE, N_PLANES, SCALARS_SIZE, observe
 from gridiron_env.envs.common import RandomOpponent
 from gridiron_env.envs.single import GridironDefenceEnv, GridironEnv, GridironOffenceEnv
+from gridiron_env.core.scenario import diagram, with_everyone
 
 IDS = ("gridiron_env/Gridiron-v0", "gridiron_env/GridironOffence-v0", "gridiron_env/GridironDefence-v0")
 CLASSES = {"game": GridironEnv, "offence": GridironOffenceEnv, "defence": GridironDefenceEnv}
@@ -30,30 +31,6 @@ ONE, TWO = 0, 1
 
 # --------------------------------------------------------------------------------------------- helpers
 
-def diagram(header: dict, cells: dict | None = None) -> str:
-    """A partial diagram: header lines, then the board rows that hold something ((row, lane) -> cell)."""
-    lines = ["gridiron diagram v1"] + [f"{k}: {v}" for k, v in header.items()] + ["board:"]
-    rows: dict[int, list[str]] = {}
-    for (row, lane), text in (cells or {}).items():
-        rows.setdefault(row, ["."] * N_LANES)[lane - 1] = text
-    lines += [f"{row:>3} | " + " ".join(rows[row]) for row in sorted(rows)]
-    return "\n".join(lines) + "\n"
-
-
-def with_everyone(cells: dict, offence_row: int, defence_row: int) -> dict:
-    """Every tag not in ``cells`` stands on a harmless row (offence tags on one row, defence on another)."""
-    cells = dict(cells)
-    used = {text.rstrip("@") for text in cells.values()}
-    for tags, row in ((OFFENCE_TAGS, offence_row), (DEFENCE_TAGS, defence_row)):
-        lane = 1
-        for tag in tags:
-            if tag in used:
-                continue
-            while (row, lane) in cells:
-                lane += 1
-            cells[(row, lane)] = tag
-            lane += 1
-    return cells
 
 
 def position(cells=None, config=None, **header):

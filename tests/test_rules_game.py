@@ -23,6 +23,7 @@ from gridiron_env.core.chance import CounterChance, ScriptedChance, game_keys
 from gridiron_env.core.geometry import DEFENCE_TAGS, HASH_BAND, N_LANES, OFFENCE_TAGS
 from gridiron_env.core.odds import field_goal_chance, paper_field_goal_chance
 from gridiron_env.core.state import PHASE_NAMES
+from gridiron_env.core.scenario import diagram, with_everyone
 
 ONE, TWO = 0, 1
 TEAM_WORD = {ONE: "one", TWO: "two"}
@@ -50,34 +51,6 @@ def ruling_target(distance):
 # --------------------------------------------------------------------------------------------- helpers
 
 
-def diagram(header: dict, cells: dict | None = None) -> str:
-    """A partial diagram: header lines, then only the board rows that hold something.
-
-    ``cells`` maps (row, lane), 1-based, to a cell text (``"H@"``, ``"MLB"``, ``"*"``).
-    """
-    lines = ["gridiron diagram v1"] + [f"{k}: {v}" for k, v in header.items()] + ["board:"]
-    rows: dict[int, list[str]] = {}
-    for (row, lane), text in (cells or {}).items():
-        rows.setdefault(row, ["."] * N_LANES)[lane - 1] = text
-    for row in sorted(rows):
-        lines.append(f"{row:>3} | " + " ".join(rows[row]))
-    return "\n".join(lines) + "\n"
-
-
-def with_everyone(cells: dict, offence_row: int, defence_row: int) -> dict:
-    """Put every tag not already in ``cells`` on a harmless row (offence tags on one, defence on another)."""
-    cells = dict(cells)
-    used = {text.rstrip("@") for text in cells.values()}
-    for tags, row in ((OFFENCE_TAGS, offence_row), (DEFENCE_TAGS, defence_row)):
-        lane = 1
-        for tag in tags:
-            if tag in used:
-                continue
-            while (row, lane) in cells:
-                lane += 1
-            cells[(row, lane)] = tag
-            lane += 1
-    return cells
 
 
 def header(offence=ONE, los=(15, 9), phase="play", to_act=None, **extra) -> dict:

@@ -12,17 +12,17 @@ scripted outcome was used, so an unexpected or missing draw fails the test.
 from __future__ import annotations
 
 import itertools
-import textwrap
 
 import numpy as np
 import pytest
 
-from gridiron_env import GameConfig, IllegalActionError, action_id, action_name, from_diagram, step, to_diagram
+from gridiron_env import GameConfig, IllegalActionError, action_id, action_name, step, to_diagram
 from gridiron_env.core.actions import ACTION_NAMES, FOLLOW_BASE, GAP_BASE, NUM_ACTIONS
 from gridiron_env.core.chance import ScriptedChance
-from gridiron_env.core.geometry import DEFENCE_TAGS, OFFENCE_TAGS, TAGS
+from gridiron_env.core.geometry import TAGS
 from gridiron_env.core.invariants import check_invariants
 from gridiron_env.core.state import PHASE_NAMES, State
+from gridiron_env.core.scenario import position
 
 CFG = GameConfig()
 TEAM = {"one": 0, "two": 1}
@@ -35,29 +35,6 @@ DELTA = {"N": (-1, 0), "NE": (-1, 1), "E": (0, 1), "SE": (1, 1),
 
 # ------------------------------------------------------------------------------------------------ helpers
 
-
-def position(text: str, park=(30, 28), config: GameConfig = CFG) -> State:
-    """A state from a partial diagram (header lines, ``board:``, board rows). Offence tags missing from the
-    board are parked on row ``park[0]``, defence tags on row ``park[1]`` (lanes 1, 2, ...)."""
-    text = textwrap.dedent(text).strip("\n")
-    header, sep, board = text.partition("board:")
-    assert sep, "a scenario needs a board: section"
-    present, used_rows = set(), set()
-    for line in board.splitlines():
-        if "|" in line:
-            label, _, cells = line.partition("|")
-            used_rows.add(int(label))
-            present.update(c.rstrip("@") for c in cells.split() if c not in (".", "*"))
-    parking = []
-    for row, tags in zip(park, (OFFENCE_TAGS, DEFENCE_TAGS)):
-        missing = [t for t in tags if t not in present]
-        if missing:
-            assert row not in used_rows, f"parking row {row} is in use"
-            parking.append(f"{row} | " + " ".join(missing + ["."] * (18 - len(missing))))
-    diagram = "gridiron diagram v1\n" + header + "\nboard:\n" + board.strip("\n") + "\n" + "\n".join(parking)
-    s = from_diagram(diagram, config)
-    check_invariants(s, check_mask=True, config=config)
-    return s
 
 
 def board_row(row: int, cells: dict) -> str:
