@@ -1,0 +1,629 @@
+"""Play Gridiron in the terminal against a bot, or watch two agents play each other.
+
+Usage::
+
+    python -m agents.play                       # you against the shipped bot (else the heuristic)
+    gridiron-play --opponent heuristic --team two --target 14
+    gridiron-play --opponent bot:path/to/bot.npz --no-specials
+    gridiron-play --watch --opponent bot --player heuristic --delay 0.3
+
+Options:
+
+- ``--opponent SPEC``: who plays the other team: ``bot`` (the shipped bot, ``gridiron_env/data/bot.npz``),
+  ``bot:PATH`` (a ``.npz`` bot file), ``heuristic`` or ``random``. Default: the shipped bot when its file
+  exists and loads, else the heuristic. ``--temperature T`` makes a bot sample (0 = its best action).
+- ``--team one|two|random``: the team you play (team one is shown in UPPER case and attacks up the board).
+- ``--watch``: no human: ``--player SPEC`` (default: the same kind as the opponent) takes your seat;
+  ``--delay SECONDS`` pauses after every action (default 0).
+- ``--seed N`` (default: a random seed, printed so a game can be replayed), ``--target N`` (points that win,
+  default 21), ``--no-specials`` (no special players), ``--offence-up`` (turn the board a half turn while
+  team two is on offence, so the offence always attacks up).
+
+On your turn the board is shown with a numbered list of your legal actions, grouped (one line of moves per
+player, each throw with its price: handoff, lateral, or forward pass with the dice on each side and the
+exact completion chance). Answer with a number from the list or an action name (case and spaces do not
+matter: ``move qb n``, ``throw z``, ``punt 9``, ``formation shotgun``; the last words alone do when they
+name one legal action: ``qb n``, ``shotgun``). Commands: ``?``/``help``, ``board``, ``list``, ``quit``.
+Bad input is answered and asked again; the end of input ends the game politely.
+
+The engine is driven directly (``gridiron_env.core``); the opponent is any agent of :mod:`agents.base`.
+The human sees only what a player may see: during the specials pick the other team's choice stays secret
+until both have picked, and a hidden fumbled ball is not shown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import inspect
+import secrets
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from gridiron_env.config import GameConfig
+from gridiron_env.core import IllegalActionError, init, pass_price, step
+from gridiron_env.core import actions as A
+from gridiron_env.core.engine import field_goal_distance_for_row
+from gridiron_env.core.geometry import END_ZONE_DEPTH, FRAME_ROW, N_LANES, TAGS
+from gridiron_env.core.odds import field_goal_chance, paper_field_goal_chance
+from gridiron_env.core.state import KICK_DECISION, PLAY, SCRAMBLE, SPECIALS_PICK
+
+__all__ = ["SHIPPED_BOT", "ActionMenu", "build_menu", "main", "make_agent", "parse_choice"]
+
+SHIPPED_BOT = Path(importlib.util.find_spec("gridiron_env").submodule_search_locations[0]) / "data" / "bot.npz"
+TEAM_NAMES = ("one", "two")
+WRAP = 120
+
+HELP = """\
+How to play: on your turn, answer with the number of an action in the list, or type its name.
+  Names forgive case and spaces: "move qb n", "throw z", "push rg", "punt 9", "formation shotgun",
+  "special speedy_qb", "play on", "field goal", "end turn". The last words alone do when they name exactly
+  one legal action: "qb n", "shotgun", "z".
+  Directions are your team's own: N is toward the end zone you attack, E is to your right.
+Commands: board (show the board again), list (your options again), help or ? (this text),
+  quit (end the game here).
+The board: UPPER case is team one, lower case team two. Q quarterback, L lineman, R receiver or back,
+  D defensive lineman, B linebacker, S defensive back; @ ball carrier, ! strong lineman, + Speedy QB,
+  * loose ball; '::' end zones; '< LOS' line of scrimmage, '< gain' line to gain. Team one attacks rows
+  1-3 (the top), team two rows 28-30."""
+
+
+class _ArgError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # raise instead of exiting, so main() answers through print_fn
+        raise _ArgError(message)
+
+
+def _parser() -> _Parser:
+    p = _Parser(prog="gridiron-play", add_help=False,
+                description="Play Gridiron against a bot in the terminal, or watch a game.")
+    p.add_argument("-h", "--help", action="store_true", help="show this help and exit")
+    p.add_argument("--opponent", default=None,
+                   help="bot | bot:PATH | heuristic | random (default: the shipped bot if present, else heuristic)")
+    p.add_argument("--team", default="one", choices=("one", "two", "random"), help="the team you play")
+    p.add_argument("--watch", action="store_true", help="watch --player against --opponent (no human)")
+    p.add_argument("--player", default=None, help="in --watch, who plays your seat (default: like the opponent)")
+    p.add_argument("--delay", type=float, default=0.0, help="in --watch, seconds to pause after each action")
+    p.add_argument("--seed", type=int, default=None, help="game seed (default: random, printed)")
+    p.add_argument("--target", type=int, default=21, help="points that win (1-99)")
+    p.add_argument("--no-specials", action="store_true", help="play without special players")
+    p.add_argument("--offence-up", action="store_true",
+                   help="turn the board while team two is on offence, so the offence attacks up")
+    p.add_argument("--temperature", type=float, default=0.0, help="a bot's sampling temperature (0 = best action)")
+    return p
+
+
+# ------------------------------------------------------------------------------------------------ agents
+
+class AgentSpecError(ValueError):
+    """An opponent or player spec that cannot be made into an agent (unknown name, bad bot file)."""
+
+
+def make_agent(spec: str | None, temperature: float = 0.0, notes: list | None = None):
+    """An agent from a spec: ``bot``, ``bot:PATH``, ``heuristic``, ``random``, or None for the default (the
+    shipped bot when its file exists and loads, else the heuristic; ``notes`` gets a line saying which)."""
+    if spec is None:
+        if SHIPPED_BOT.is_file():
+            try:
+                return _load_bot(SHIPPED_BOT, temperature)
+            except AgentSpecError as err:
+                if notes is not None:
+                    notes.append(f"The shipped bot could not be loaded ({err}); playing the heuristic instead.")
+        elif notes is not None:
+            notes.append(f"No shipped bot at {SHIPPED_BOT}; playing the heuristic instead.")
+        return make_agent("heuristic")
+    text = spec.strip()
+    kind, _, path = text.partition(":")
+    kind = kind.strip().lower()
+    if kind == "random" and not path:
+        from agents.random_agent import RandomAgent
+
+        return RandomAgent()
+    if kind == "heuristic" and not path:
+        from agents.heuristic import HeuristicAgent
+
+        return HeuristicAgent()
+    if kind == "bot":
+        if not path.strip():
+            if not SHIPPED_BOT.is_file():
+                raise AgentSpecError(f"no shipped bot at {SHIPPED_BOT}; give a file (bot:PATH) or use heuristic")
+            return _load_bot(SHIPPED_BOT, temperature)
+        return _load_bot(Path(path.strip()).expanduser(), temperature)
+    raise AgentSpecError(f"unknown agent {spec!r}: use bot, bot:PATH, heuristic or random")
+
+
+def _load_bot(path: Path, temperature: float):
+    from agents.bot import BotAgent, BotFileError
+
+    if temperature < 0 or not np.isfinite(temperature):
+        raise AgentSpecError(f"--temperature must be a number >= 0, got {temperature!r}")
+    try:
+        agent = BotAgent.load(path, temperature=temperature)
+    except BotFileError as err:
+        raise AgentSpecError(str(err)) from None
+    agent.name = "bot" if path == SHIPPED_BOT else f"bot {path.name}"
+    return agent
+
+
+def _agent_action(agent, state, config) -> int:
+    try:
+        takes_games = "games" in inspect.signature(agent.act).parameters
+    except (TypeError, ValueError):
+        takes_games = False
+    out = agent.act(state, config, games=np.array([0])) if takes_games else agent.act(state, config)
+    return int(np.asarray(out).reshape(-1)[0])
+
+
+def _down_text(state) -> str:
+    """"1st & 10", or "& goal" when the line to gain lies in the end zone."""
+    down, offence = int(state.down[0]), int(state.offence[0])
+    ltg, los = int(state.line_to_gain[0]), int(state.los_row[0])
+    ordinal = {1: "1st", 2: "2nd", 3: "3rd"}.get(down, f"{down}th")
+    goal = int(FRAME_ROW[offence, ltg * N_LANES]) < END_ZONE_DEPTH
+    return f"{ordinal} & {'goal' if goal else abs(ltg - los)}"
+
+
+# ------------------------------------------------------------------------------------------------ menu
+
+class ActionMenu:
+    """The legal actions of the team to act, numbered 1..n in display order, with display lines."""
+
+    def __init__(self, ids: list[int], lines: list[str]):
+        self.ids = ids  # menu number k -> action id ids[k - 1]
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.ids)
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def _square_text(square: int) -> str:
+    return f"row {square // N_LANES + 1}, lane {square % N_LANES + 1}"
+
+
+def _slot_square(state, slot: int) -> int:
+    return int(state.player_square[0, slot])
+
+
+def _price_text(state, slot: int) -> str:
+    try:
+        price = pass_price(state, slot, game=0)
+    except ValueError:
+        return ""
+    if price.kind != "forward pass":
+        return f"{price.kind}: {float(price.chance):.0%}"
+    if price.offence_dice == 0:
+        return "forward pass, nobody within 3: always caught"
+    return f"forward pass {price.offence_dice} v {price.defence_dice}: {float(price.chance):.1%}"
+
+
+def _field_goal_text(state, config: GameConfig) -> str:
+    offence = int(state.offence[0])
+    frame_los = int(FRAME_ROW[offence, int(state.los_row[0]) * N_LANES])
+    yards = int(field_goal_distance_for_row(frame_los))
+    if config.kick_mode == "dice":
+        chance = field_goal_chance(yards)
+    else:
+        chance = paper_field_goal_chance(yards, config.paper_answer_chance)
+    return f"{yards} yards: {chance:.1%}"
+
+
+def _pack(label: str, entries: list[str], indent: int = 6) -> list[str]:
+    """One labelled line of entries, wrapped at WRAP characters."""
+    head = " " * indent + label + "  "
+    lines, line = [], head
+    for e in entries:
+        if line != head and line.strip() and len(line) + len(e) > WRAP:
+            lines.append(line.rstrip())
+            line = " " * (indent + 4)
+        line += e + "  "
+    lines.append(line.rstrip())
+    return lines
+
+
+def build_menu(state, config: GameConfig | None = None) -> ActionMenu:
+    """The numbered, grouped list of the legal actions of game 0's team to act."""
+    config = config or GameConfig()
+    legal = np.flatnonzero(state.legal[0])
+    kinds = A.ACTION_KIND[legal]
+    ids: list[int] = []
+    lines: list[str] = []
+
+    def number(a: int) -> str:
+        ids.append(int(a))
+        return f"[{len(ids)}]"
+
+    def of_kind(kind) -> list[int]:
+        return [int(a) for a in legal[kinds == kind]]
+
+    phase = int(state.phase[0])
+    for a in of_kind(A.KIND_END_TURN):
+        note = "  (decline the blind step)" if phase == SCRAMBLE else ""
+        lines.append(f"  {number(a):>5} end turn{note}")
+    for kind, label in ((A.KIND_SPECIAL, "special:"), (A.KIND_OFFENCE_FORMATION, "formation:"),
+                        (A.KIND_DEFENCE_FORMATION, "formation:")):
+        acts = of_kind(kind)
+        if acts:
+            lines += _pack(label, [f"{number(a)} {A.ACTION_NAMES[a].split(' ', 1)[1]}" for a in acts])
+    for a in of_kind(A.KIND_PLAY_ON):
+        lines.append(f"  {number(a):>5} play on")
+    for a in of_kind(A.KIND_FIELD_GOAL):
+        lines.append(f"  {number(a):>5} field goal  ({_field_goal_text(state, config)})")
+    punts = of_kind(A.KIND_PUNT)
+    if punts:
+        lines += _pack("punt (rows downfield, lands within 2 rows of it):",
+                       [f"{number(a)} punt {int(A.ACTION_ARG[a])}" for a in punts])
+    moves = of_kind(A.KIND_MOVE)
+    labels = {}
+    for slot in sorted({int(A.ACTION_ARG[a]) for a in moves}):
+        sq = _slot_square(state, slot)
+        labels[slot] = f"move {TAGS[slot]}" + (f" ({_square_text(sq)})" if sq >= 0 else "") + ":"
+    width = max((len(label) for label in labels.values()), default=0)
+    for slot, label in labels.items():
+        acts = [a for a in moves if int(A.ACTION_ARG[a]) == slot]
+        lines += _pack(f"{label:<{width}}",
+                       [f"{number(a)} {A.DIRECTION_NAMES[int(A.ACTION_DIRECTION[a])]}" for a in acts])
+    for kind, verb in ((A.KIND_PUSH, "push"), (A.KIND_GAP, "gap")):
+        acts = of_kind(kind)
+        if acts:
+            lines += _pack(f"{verb}:", [f"{number(a)} {verb} {TAGS[int(A.ACTION_ARG[a])]}" for a in acts])
+    for a in of_kind(A.KIND_THROW):
+        slot = int(A.ACTION_ARG[a])
+        sq = _slot_square(state, slot)
+        price = _price_text(state, slot)
+        lines.append(f"  {number(a):>5} throw {TAGS[slot]}" + (f"  ({price})" if price else "")
+                     + (f"  at {_square_text(sq)}" if sq >= 0 else ""))
+    follows = of_kind(A.KIND_FOLLOW)
+    if follows:
+        lines += _pack("follow (Lead Blocker):", [f"{number(a)} follow {TAGS[int(A.ACTION_ARG[a])]}" for a in follows])
+    return ActionMenu(ids, lines)
+
+
+# ------------------------------------------------------------------------------------------------ input
+
+_NOT_LEGAL = "not legal now; choose one from the list (type 'list' to see it)."
+
+
+def parse_choice(text: str, menu: ActionMenu, legal: np.ndarray) -> tuple[int | None, str]:
+    """Turn one line of input into a legal action id, or (None, the message to show).
+
+    Accepts a menu number, a full action name (``core.action_id``: case and spaces forgiven; anything from
+    a "(" on is ignored, so a copied menu line works), or the last words of exactly one legal action's name.
+    """
+    raw = text.strip()
+    if not raw:
+        return None, f"Please answer with a number from 1 to {len(menu)} or an action name (? for help)."
+    try:
+        k = int(raw)
+    except ValueError:
+        k = None
+    if k is not None:
+        if 1 <= k <= len(menu):
+            return menu.ids[k - 1], ""
+        return None, f"{k} is not on the list: choose a number from 1 to {len(menu)} (or type 'list')."
+    name = raw.split("(", 1)[0].strip()
+    if not name:
+        return None, f"{raw!r} is not an action: choose a number from 1 to {len(menu)} or type an action name."
+    try:
+        a = A.action_id(name)
+    except ValueError as err:
+        a = None
+        unknown_message = str(err)
+    if a is not None:
+        if legal[a]:
+            return a, ""
+        return None, f"'{A.ACTION_NAMES[a]}' is {_NOT_LEGAL}"
+    words = name.lower().split()
+    matches = [int(b) for b in np.flatnonzero(legal) if A.ACTION_NAMES[b].lower().split()[-len(words):] == words]
+    if len(matches) == 1:
+        return matches[0], ""
+    if len(matches) > 1:
+        return None, f"{name!r} could be: " + ", ".join(A.ACTION_NAMES[b] for b in matches) + "; say which."
+    anywhere = [n for n in A.ACTION_NAMES if n.lower().split()[-len(words):] == words]
+    if anywhere:
+        shown = ", ".join(f"'{n}'" for n in anywhere[:3]) + (", ..." if len(anywhere) > 3 else "")
+        return None, f"{shown} {'is' if len(anywhere) == 1 else 'are'} {_NOT_LEGAL}"
+    return None, unknown_message + ". Type a number from the list, or ? for help."
+
+
+# ------------------------------------------------------------------------------------------------ board
+
+def _lane_ruler(flipped: bool) -> list[str]:
+    lanes = list(range(N_LANES, 0, -1)) if flipped else list(range(1, N_LANES + 1))
+    tens = "   " + "".join(f"{(n // 10) if n >= 10 else ' '} " for n in lanes)
+    units = "   " + "".join(f"{n % 10} " for n in lanes)
+    return [tens.rstrip() + "   (lanes)", units.rstrip()]
+
+
+def board_text(state, offence_up: bool = False, viewer: int | None = None) -> str:
+    """The ansi board of game 0 with a lane ruler, as ``viewer`` (0/1) may see it (None: everything)."""
+    from agents.base import visible_view
+    from gridiron_env.render import render_ansi
+
+    shown = visible_view(state) if viewer is not None else state
+    lines = render_ansi(shown, 0, offence_up=offence_up).rstrip("\n").split("\n")
+    flipped = offence_up and int(state.offence[0]) == 1
+    return "\n".join(lines[:3] + _lane_ruler(flipped) + lines[3:])
+
+
+def _direction_hint(state, team: int, offence_up: bool) -> str:
+    flipped = offence_up and int(state.offence[0]) == 1
+    up = (team == 0) != flipped
+    return (f"Directions are team {TEAM_NAMES[team]}'s own: N is {'up' if up else 'down'} the board "
+            f"(toward rows {'1-3' if team == 0 else '28-30'}), E is to its right.")
+
+
+# ------------------------------------------------------------------------------------------------ events
+
+def _events(before, after, action: int) -> list[str]:
+    """What a step changed, in words (never revealing what the state hides)."""
+    out = []
+    kind = int(A.ACTION_KIND[action])
+    scored = not (after.score[0] == before.score[0]).all()
+    same_down = (int(after.down[0]) == int(before.down[0]) and int(after.offence[0]) == int(before.offence[0])
+                 and int(after.los_row[0]) == int(before.los_row[0]))
+    if kind == A.KIND_THROW and not scored:
+        slot = int(A.ACTION_ARG[action])
+        holder = int(after.ball_holder[0])
+        if holder == slot and same_down:
+            out.append(f"{TAGS[slot]} has the ball")
+        elif holder >= 11 and same_down:
+            out.append(f"intercepted by {TAGS[holder]}!")
+        elif int(after.phase[0]) != SCRAMBLE:
+            out.append("the pass is not caught")
+    if kind == A.KIND_FIELD_GOAL and not scored:
+        out.append("the field goal is no good")
+    for t in (0, 1):
+        gained = int(after.score[0, t]) - int(before.score[0, t])
+        if gained > 0:
+            what = {7: "touchdown and extra point", 6: "touchdown", 3: "field goal", 2: "safety"}.get(gained, "")
+            out.append(f"team {TEAM_NAMES[t]} scores {gained}" + (f" ({what})" if what else "")
+                       + f": one {int(after.score[0, 0])} - {int(after.score[0, 1])} two")
+    if int(after.phase[0]) == SCRAMBLE and int(before.phase[0]) != SCRAMBLE:
+        out.append("fumble! the ball is loose: scramble" + (" (the ball is hidden)" if bool(after.ball_hidden[0])
+                                                           else ""))
+    holder = int(after.ball_holder[0])
+    if (int(before.phase[0]) in (PLAY, SCRAMBLE) and int(before.ball_holder[0]) < 0 and holder >= 0 and same_down
+            and not scored):
+        team = int(after.offence[0]) if holder < 11 else 1 - int(after.offence[0])
+        out.append(f"{TAGS[holder]} (team {TEAM_NAMES[team]}) "
+                   f"{'recovers' if int(before.phase[0]) == SCRAMBLE else 'picks up'} the ball")
+    elif (int(before.phase[0]) == SCRAMBLE and int(after.phase[0]) == PLAY and holder < 0
+          and not bool(after.ball_hidden[0]) and int(after.ball_square[0]) >= 0):
+        out.append(f"the scramble is over: the ball lies loose at {_square_text(int(after.ball_square[0]))}")
+    if int(after.rolls[0]) > 0 and int(after.rolls[0]) != int(before.rolls[0]):
+        d = after.dice[0]
+        out.append(f"roll: one {int(d[0, 0])},{int(d[0, 1])}  two {int(d[1, 0])},{int(d[1, 1])}"
+                   f"  -> points one {int(after.points[0, 0])}, two {int(after.points[0, 1])}")
+    over = bool(after.terminated[0] or after.truncated[0])
+    if int(after.offence[0]) != int(before.offence[0]) and not over:
+        out.append(f"change of possession: team {TEAM_NAMES[int(after.offence[0])]} has the ball")
+    if not same_down and not over:
+        out.append(f"next: {_down_text(after)}, line of scrimmage row {int(after.los_row[0]) + 1}, "
+                   f"team {TEAM_NAMES[int(after.offence[0])]} on offence")
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ game
+
+class _Game:
+    def __init__(self, args, seats, names, human, config, print_fn, input_fn, sleep_fn):
+        self.args = args
+        self.seats = seats  # agent per team, None for the human
+        self.names = names  # label per team
+        self.human = human  # the human's team, or None when watching
+        self.config = config
+        self.print = print_fn
+        self.input = input_fn
+        self.sleep = sleep_fn
+
+    def final(self, state, stopped: str | None = None) -> None:
+        p = self.print
+        score = f"one {int(state.score[0, 0])} - {int(state.score[0, 1])} two"
+        if stopped:
+            p(f"{stopped} Score when the game stopped: {score} (after {int(state.steps[0])} actions).")
+            return
+        p("")
+        p(board_text(state, self.args.offence_up))
+        p(f"Final score: {score}.")
+        winner = int(state.winner[0])
+        if winner < 0:
+            p(f"No winner: the game was stopped after {int(state.steps[0])} actions (the cap).")
+        else:
+            who = f"team {TEAM_NAMES[winner]} ({self.names[winner]})"
+            if self.human is None:
+                p(f"Winner: {who}.")
+            elif winner == self.human:
+                p(f"Winner: {who}. You win!")
+            else:
+                p(f"Winner: {who}. You lose.")
+
+    def ask(self, state) -> int | None:
+        """The human's legal action, or None to stop (quit, end of input)."""
+        p = self.print
+        team = int(state.to_act[0])
+        menu = build_menu(state, self.config)
+
+        def show_all():
+            p("")
+            p(board_text(state, self.args.offence_up, viewer=team))
+            show_list()
+
+        def show_list():
+            p(f"Team {TEAM_NAMES[team]} (you) to act, {_phase_text(state)}. Your options:")
+            p(menu.text())
+
+        show_all()
+        while True:
+            try:
+                text = self.input(f"team {TEAM_NAMES[team]}> ")
+            except EOFError:
+                p("")
+                p("End of input: the game stops here.")
+                return None
+            if text is None:
+                p("End of input: the game stops here.")
+                return None
+            command = text.strip().lower()
+            if command in ("?", "help", "h"):
+                p(HELP)
+                p(_direction_hint(state, team, self.args.offence_up))
+                continue
+            if command == "board":
+                show_all()
+                continue
+            if command in ("list", "options", "ls"):
+                show_list()
+                continue
+            if command in ("quit", "exit", "q"):
+                p("You quit.")
+                return None
+            action, message = parse_choice(text, menu, state.legal[0])
+            if action is None:
+                p(message)
+                continue
+            return action
+
+    def play(self, seed: int) -> int:
+        p = self.print
+        config = self.config
+        state = init(1, seed=seed, config=config)
+        for agent in self.seats:
+            if agent is not None:
+                agent.reset(np.array([seed], dtype=np.int64))
+        if self.human is not None:
+            p(_direction_hint(state, self.human, self.args.offence_up) + " Type ? for help.")
+        else:
+            p(board_text(state, self.args.offence_up))
+        while not (state.terminated[0] or state.truncated[0]):
+            team = int(state.to_act[0])
+            agent = self.seats[team]
+            if agent is None:
+                action = self.ask(state)
+                if action is None:
+                    self.final(state, stopped="Game over early.")
+                    return 0
+            else:
+                action = _agent_action(agent, state, config)
+            try:
+                after = step(state, np.array([action], dtype=np.int64), config=config)
+            except IllegalActionError as err:  # an agent's bug: say so plainly
+                p(f"{self.names[team]} (team {TEAM_NAMES[team]}) chose an illegal action: {err}")
+                self.final(state, stopped="The game cannot go on.")
+                return 1
+            self.report(state, after, team, action)
+            state = after
+            if self.human is None and self.args.delay > 0:
+                self.sleep(self.args.delay)
+        self.final(state)
+        return 0
+
+    def report(self, before, after, team: int, action: int) -> None:
+        p = self.print
+        secret = (self.human is not None and team != self.human
+                  and int(A.ACTION_KIND[action]) == A.KIND_SPECIAL and int(after.phase[0]) == SPECIALS_PICK)
+        shown = "picks its special (secret until both have picked)" if secret else A.ACTION_NAMES[action]
+        who = "you" if team == self.human else self.names[team]
+        p(f"  team {TEAM_NAMES[team]} ({who}): {shown}")
+        for line in _events(before, after, action):
+            p(f"    -> {line}")
+        if int(before.phase[0]) == SPECIALS_PICK and int(after.phase[0]) != SPECIALS_PICK:
+            specials = ", ".join(f"team {TEAM_NAMES[t]} {A.SPECIALS[int(after.special[0, t])]}"
+                                 for t in (0, 1) if int(after.special[0, t]) >= 0)
+            p(f"    -> specials: {specials}")
+        if self.human is None:
+            p(board_text(after, self.args.offence_up))
+
+
+def _phase_text(state) -> str:
+    phase = int(state.phase[0])
+    if phase == SPECIALS_PICK:
+        return "pick your special player"
+    if phase == KICK_DECISION:
+        return f"{_down_text(state)}: play on or kick"
+    if phase == PLAY:
+        points = int(state.points[0, int(state.to_act[0])])
+        return f"{_down_text(state)}, {points} point{'' if points == 1 else 's'} to spend"
+    if phase == SCRAMBLE:
+        return "fumble scramble"
+    if int(state.to_act[0]) == int(state.offence[0]):
+        return f"{_down_text(state)}: choose the offence's formation"
+    return f"{_down_text(state)}: choose the defence's formation"
+
+
+def main(argv=None, input_fn=input, print_fn=print, sleep_fn=time.sleep) -> int:
+    """Run the command; returns the exit code (0: the game ended or was stopped, 1: an agent broke a rule,
+    2: bad options or an unusable bot file). ``input_fn``/``print_fn``/``sleep_fn`` stand in for the
+    terminal in tests."""
+    try:
+        args = _parser().parse_args(sys.argv[1:] if argv is None else list(argv))
+    except _ArgError as err:
+        print_fn(_parser().format_usage().rstrip())
+        print_fn(f"gridiron-play: error: {err}")
+        return 2
+    if args.help:
+        print_fn(_parser().format_help().rstrip())
+        return 0
+    try:
+        config = GameConfig(target_score=args.target, specials=not args.no_specials)
+    except ValueError as err:
+        print_fn(f"gridiron-play: error: {err}")
+        return 2
+    if args.delay < 0 or not np.isfinite(args.delay):
+        print_fn(f"gridiron-play: error: --delay must be a number of seconds >= 0, got {args.delay}")
+        return 2
+    if args.temperature < 0 or not np.isfinite(args.temperature):
+        print_fn(f"gridiron-play: error: --temperature must be a number >= 0, got {args.temperature}")
+        return 2
+    if args.seed is not None and args.seed < 0:
+        print_fn(f"gridiron-play: error: --seed must be >= 0, got {args.seed}")
+        return 2
+    seed = secrets.randbelow(2**31) if args.seed is None else int(args.seed)
+    human = {"one": 0, "two": 1}.get(args.team)
+    if human is None:
+        human = int(np.random.default_rng(seed).integers(2))
+    notes: list[str] = []
+    try:
+        opponent = make_agent(args.opponent, args.temperature, notes)
+        if args.watch:
+            spec = args.player if args.player is not None else args.opponent
+            player = make_agent(spec, args.temperature, [])
+        else:
+            if args.player is not None:
+                notes.append("--player is used only with --watch; ignored.")
+            player = None
+    except AgentSpecError as err:
+        print_fn(f"gridiron-play: error: {err}")
+        return 2
+    for note in notes:
+        print_fn(note)
+    seats = [None, None]
+    names = ["", ""]
+    seats[1 - human], names[1 - human] = opponent, opponent.name
+    seats[human], names[human] = player, (player.name if player is not None else "you")
+    specials = "with specials" if config.specials else "no specials"
+    if args.watch:
+        print_fn(f"Gridiron: {names[0]} (team one, UPPER case) v {names[1]} (team two, lower case); "
+                 f"first to {config.target_score}, {specials}, seed {seed}.")
+    else:
+        print_fn(f"Gridiron: you are team {TEAM_NAMES[human]} ({'UPPER' if human == 0 else 'lower'} case) "
+                 f"against {opponent.name}; first to {config.target_score}, {specials}, seed {seed}.")
+    game = _Game(args, seats, names, None if args.watch else human, config, print_fn, input_fn, sleep_fn)
+    try:
+        return game.play(seed)
+    except KeyboardInterrupt:
+        print_fn("")
+        print_fn("Interrupted: the game stops here.")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

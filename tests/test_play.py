@@ -1,0 +1,359 @@
+"""The terminal game (``agents.play``): scripted input plays full games to the end, bad input is answered
+and asked again, watching runs agent against agent, and nothing ends in a traceback."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents import play
+from agents.bot import Bot
+from agents.play import build_menu, main, parse_choice
+from gridiron_env.config import GameConfig
+from gridiron_env.core import NUM_ACTIONS, action_id, action_name, init, pass_price, step
+from gridiron_env.core.actions import THROW_BASE
+from gridiron_env.core.geometry import N_SLOTS
+from gridiron_env.core.observe import FEATURE_LAYOUT, FEATURES_SIZE
+from gridiron_env.core.state import PLAY
+
+ROOT = Path(__file__).resolve().parent.parent
+NUMBER = re.compile(r"\[(\d+)\]")
+
+
+class Terminal:
+    """Scripted input and captured output. ``script`` is answered first; then ``then`` ("random": a random
+    number from the last menu shown, "first": always 1; None: end of input)."""
+
+    def __init__(self, script=(), then="random", seed=0):
+        self.script = list(script)
+        self.then = then
+        self.rng = random.Random(seed)
+        self.out: list[str] = []
+        self.prompts: list[str] = []
+        self.menu_max = 0
+
+    def print(self, *args, **_kwargs):
+        text = " ".join(str(a) for a in args)
+        self.out.append(text)
+        if "Your options" in text:
+            self.menu_max = 0
+        for n in NUMBER.findall(text):
+            self.menu_max = max(self.menu_max, int(n))
+
+    def input(self, prompt=""):
+        self.prompts.append(prompt)
+        self.out.append(f"{prompt}<input>")
+        if self.script:
+            return self.script.pop(0)
+        if self.then == "first":
+            return "1"
+        if self.then == "random":
+            return str(self.rng.randint(1, max(self.menu_max, 1)))
+        raise EOFError
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.out)
+
+
+def run(argv, terminal: Terminal, sleep=None) -> int:
+    kwargs = {"input_fn": terminal.input, "print_fn": terminal.print}
+    if sleep is not None:
+        kwargs["sleep_fn"] = sleep
+    return main(argv, **kwargs)
+
+
+def tiny_bot_file(path: Path) -> Path:
+    """A valid bot file with zero weights: uniform logits (temperature > 0 samples the legal actions)."""
+    on_offence = FEATURE_LAYOUT["on_offence"][0].start
+    layers = [(np.zeros((FEATURES_SIZE, 8), np.float32), np.zeros(8, np.float32)),
+              (np.zeros((8, NUM_ACTIONS), np.float32), np.zeros(NUM_ACTIONS, np.float32))]
+    Bot(layers, layers, "tanh", on_offence, FEATURES_SIZE, NUM_ACTIONS).save(path)
+    return path
+
+
+# ------------------------------------------------------------------------------------------ full games
+
+BAD_INPUTS = ["", "xyz", "999", "0", "punt 5", "help", "board", "list", "move qb"]
+
+
+def test_full_game_with_bad_inputs_against_random():
+    t = Terminal(script=BAD_INPUTS, then="random", seed=1)
+    rc = run(["--opponent", "random", "--target", "3", "--seed", "11", "--team", "one"], t)
+    text = t.text
+    assert rc == 0
+    # every bad input got its answer, and the game asked again
+    assert "Please answer with a number from 1 to 4" in text  # "" at the specials pick
+    assert "unknown action 'xyz'" in text
+    assert "999 is not on the list: choose a number from 1 to 4" in text
+    assert "0 is not on the list" in text
+    assert "'punt 5' is not legal now" in text
+    assert "How to play" in text and "Directions are team one's own" in text
+    assert "unknown action 'move qb'" in text
+    assert len(t.prompts) > len(BAD_INPUTS) + 10
+    assert t.prompts[0] == "team one> "
+    # the board with the lane ruler, the grouped menu, and the game played to the end
+    assert "score one 0 - 0 two" in text and "(lanes)" in text
+    assert "special:  [1] lead_blocker  [2] ball_hawk  [3] sure_hands  [4] speedy_qb" in text
+    assert re.search(r"move \w+ \(row \d+, lane \d+\):", text)
+    assert "Final score: one" in text
+    assert ("Winner: team" in text) or ("No winner" in text)
+    final = re.search(r"Final score: one (\d+) - (\d+) two", text)
+    if "Winner: team" in text:
+        assert max(int(final.group(1)), int(final.group(2))) >= 3
+        assert "You win!" in text or "You lose." in text
+    assert "Traceback" not in text
+
+
+def test_full_game_always_first_option_against_heuristic_as_team_two():
+    t = Terminal(then="first")
+    rc = run(["--opponent", "heuristic", "--team", "two", "--target", "3", "--seed", "4", "--no-specials"], t)
+    assert rc == 0
+    assert t.prompts and set(t.prompts) == {"team two> "}
+    assert "you are team two (lower case) against heuristic" in t.text
+    assert "Final score: one" in t.text
+    assert re.search(r"Winner: team (one|two) \(", t.text) or "No winner" in t.text
+
+
+def test_throws_are_offered_with_their_price():
+    # Play (first options) until a menu lists a throw; its price must be pass_price's.
+    t = Terminal(then="random", seed=3)
+    run(["--opponent", "random", "--target", "3", "--seed", "2", "--no-specials"], t)
+    throws = [line for line in t.text.splitlines() if re.match(r"\s*\[\d+\] throw \w+  \(", line)]
+    assert throws, "no throw was ever offered in a whole game"
+    assert all(re.search(r"\((handoff: 100%|lateral: (99|95)%|forward pass( \d+ v \d+: \d+\.\d%|, nobody within 3"
+                         r": always caught))\)", line) for line in throws), throws[:5]
+
+
+def test_watch_heuristic_against_random_to_the_end():
+    t = Terminal(then=None)  # a watched game never reads input
+    pauses = []
+    rc = run(["--watch", "--opponent", "heuristic", "--player", "random", "--target", "3", "--seed", "5",
+              "--delay", "0.01"], t, sleep=pauses.append)
+    assert rc == 0
+    assert t.prompts == []
+    assert "random (team one, UPPER case) v heuristic (team two, lower case)" in t.text
+    assert "team one (random):" in t.text and "team two (heuristic):" in t.text
+    assert "Final score: one" in t.text
+    assert re.search(r"Winner: team (one|two) \((heuristic|random)\)\.", t.text)
+    assert pauses and set(pauses) == {0.01}
+    assert "-> specials: team one" in t.text  # both picks revealed once made
+
+
+def test_watch_bot_against_bot_to_the_end(tmp_path):
+    path = tiny_bot_file(tmp_path / "tiny.npz")
+    t = Terminal(then=None)
+    rc = run(["--watch", "--opponent", f"bot:{path}", "--temperature", "1", "--target", "2", "--seed", "3",
+              "--no-specials"], t)
+    assert rc == 0
+    assert "bot tiny.npz (team one, UPPER case) v bot tiny.npz (team two, lower case)" in t.text
+    assert "Final score: one" in t.text
+    assert re.search(r"Winner: team (one|two)|No winner", t.text)
+
+
+@pytest.mark.skipif(not play.SHIPPED_BOT.is_file(), reason="no shipped bot file yet")
+def test_watch_shipped_bot_against_heuristic():
+    t = Terminal(then=None)
+    rc = run(["--watch", "--opponent", "bot", "--player", "heuristic", "--target", "3", "--seed", "1"], t)
+    assert rc == 0 and "Final score: one" in t.text
+
+
+# ------------------------------------------------------------------------------------------ stopping
+
+def test_quit_ends_the_game_politely():
+    t = Terminal(script=["quit"], then=None)
+    rc = run(["--opponent", "random", "--seed", "1"], t)
+    assert rc == 0
+    assert "You quit." in t.text
+    assert "Score when the game stopped: one 0 - 0 two" in t.text
+
+
+def test_end_of_input_ends_the_game_politely():
+    t = Terminal(script=["4", "", "nonsense"], then=None)  # pick a special, two bad lines, then EOF
+    rc = run(["--opponent", "heuristic", "--seed", "2"], t)
+    assert rc == 0
+    assert "End of input: the game stops here." in t.text
+    assert "Score when the game stopped" in t.text
+
+
+def test_keyboard_interrupt_ends_the_game_politely():
+    def interrupt(_prompt=""):
+        raise KeyboardInterrupt
+
+    out = []
+    assert main(["--opponent", "random", "--seed", "1"], input_fn=interrupt, print_fn=out.append) == 130
+    assert "Interrupted: the game stops here." in out
+
+
+def test_module_runs_with_closed_stdin_without_a_traceback():
+    proc = subprocess.run([sys.executable, "-m", "agents.play", "--opponent", "random", "--seed", "1"],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert "End of input" in proc.stdout
+
+
+# ------------------------------------------------------------------------------------------ options
+
+@pytest.mark.parametrize("argv, message", [
+    (["--opponent", "nobody"], "unknown agent 'nobody'"),
+    (["--opponent", "bot:/no/such/bot.npz"], "no bot file at /no/such/bot.npz"),
+    (["--target", "0"], "target_score must be an int from 1 to 99"),
+    (["--team", "three"], "invalid choice: 'three'"),
+    (["--seed", "x"], "invalid int value: 'x'"),
+    (["--seed", "-1"], "--seed must be >= 0"),
+    (["--watch", "--delay", "-1"], "--delay must be a number of seconds >= 0"),
+    (["--bogus"], "unrecognized arguments: --bogus"),
+    (["--temperature", "-0.5"], "--temperature must be a number >= 0"),
+])
+def test_bad_options_get_a_clear_message(argv, message):
+    t = Terminal(then=None)
+    assert run(argv, t) == 2
+    assert message in t.text
+    assert t.prompts == []
+
+
+def test_help_is_printed_through_print_fn():
+    t = Terminal(then=None)
+    assert run(["--help"], t) == 0
+    assert "usage: gridiron-play" in t.text and "--opponent" in t.text and "--watch" in t.text
+
+
+def test_corrupt_and_wrong_shaped_bot_files_are_refused(tmp_path):
+    corrupt = tmp_path / "corrupt.npz"
+    corrupt.write_bytes(b"not a zip file")
+    t = Terminal(then=None)
+    assert run(["--opponent", f"bot:{corrupt}"], t) == 2
+    assert "not a readable .npz bot file" in t.text
+    wrong = tmp_path / "wrong.npz"
+    on = FEATURE_LAYOUT["on_offence"][0].start
+    layers = [(np.zeros((FEATURES_SIZE + 1, 3), np.float32), np.zeros(3, np.float32))]
+    Bot(layers, layers, "relu", on, FEATURES_SIZE + 1, 3).save(wrong)
+    t = Terminal(then=None)
+    assert run(["--opponent", f"bot:{wrong}"], t) == 2
+    assert "expects" in t.text and "features" in t.text
+
+
+def test_default_opponent_is_the_shipped_bot_else_the_heuristic(tmp_path, monkeypatch):
+    monkeypatch.setattr(play, "SHIPPED_BOT", tmp_path / "missing.npz")
+    t = Terminal(script=["quit"], then=None)
+    assert run(["--seed", "1"], t) == 0
+    assert "No shipped bot at" in t.text and "against heuristic" in t.text
+    t = Terminal(script=["quit"], then=None)
+    assert run(["--opponent", "bot", "--seed", "1"], t) == 2
+    assert "no shipped bot at" in t.text
+
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(b"garbage")
+    monkeypatch.setattr(play, "SHIPPED_BOT", broken)
+    t = Terminal(script=["quit"], then=None)
+    assert run(["--seed", "1"], t) == 0
+    assert "could not be loaded" in t.text and "against heuristic" in t.text
+
+    monkeypatch.setattr(play, "SHIPPED_BOT", tiny_bot_file(tmp_path / "bot.npz"))
+    t = Terminal(script=["quit"], then=None)
+    assert run(["--seed", "1"], t) == 0
+    assert "against bot;" in t.text
+    t = Terminal(script=["quit"], then=None)
+    assert run(["--opponent", "bot", "--temperature", "0.5", "--seed", "1"], t) == 0
+    assert "against bot;" in t.text
+
+
+def test_team_random_and_offence_up():
+    seen = set()
+    for seed in range(6):
+        t = Terminal(script=["quit"], then=None)
+        assert run(["--opponent", "random", "--team", "random", "--seed", str(seed)], t) == 0
+        seen.add(re.search(r"you are team (one|two)", t.text).group(1))
+    assert seen == {"one", "two"}
+    # Team two on offence with --offence-up: the board is turned, lanes run 18..1, N is up.
+    for seed in range(20):
+        t = Terminal(script=["quit"], then=None)
+        run(["--opponent", "random", "--team", "two", "--offence-up", "--no-specials", "--seed", str(seed)], t)
+        if "offence_formation, team two to act" in t.text:
+            assert "N is up the board (toward rows 28-30)" in t.text
+            assert "   8 7 6 5 4 3 2 1 0 9 8 7 6 5 4 3 2 1" in t.text
+            break
+    else:
+        pytest.fail("team two never opened in 20 seeds")
+
+
+def test_the_opponents_special_stays_secret_until_the_human_picks():
+    # Team one (the heuristic) picks first; the human (team two) must not learn its pick before choosing.
+    t = Terminal(script=["1"], then=None)
+    run(["--opponent", "heuristic", "--team", "two", "--seed", "1"], t)
+    before = t.text.split("team two> <input>")[0]
+    assert "team one (heuristic): picks its special (secret until both have picked)" in before
+    assert "team one (heuristic): special " not in before
+    assert "specials one - two -" in before  # the board does not show it either
+    after = t.text.split("team two> <input>")[1]
+    assert "-> specials: team one " in after
+
+
+def test_console_script_is_declared():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert project["project"]["scripts"]["gridiron-play"] == "agents.play:main"
+
+
+# ------------------------------------------------------------------------------------------ menu and parsing
+
+def _play_state(seed=0):
+    """A real position in the PLAY phase with a ball carrier (random legal actions from a new game)."""
+    config = GameConfig(specials=False)
+    rng = np.random.default_rng(seed)
+    s = init(1, seed=seed, config=config)
+    while not (s.phase[0] == PLAY and s.ball_holder[0] >= 0 and s.legal[0, THROW_BASE:THROW_BASE + N_SLOTS].any()):
+        s = step(s, np.array([rng.choice(np.flatnonzero(s.legal[0]))]), config=config)
+    return s, config
+
+
+def test_menu_lists_every_legal_action_once_numbered_in_order():
+    for seed in range(5):
+        s, config = _play_state(seed)
+        menu = build_menu(s, config)
+        assert sorted(menu.ids) == sorted(np.flatnonzero(s.legal[0]).tolist())
+        numbers = [int(n) for n in NUMBER.findall(menu.text())]
+        assert numbers == list(range(1, len(menu) + 1))
+        for line in menu.lines:
+            m = re.match(r"\s*\[(\d+)\] throw (\w+)", line)
+            if m:
+                price = pass_price(s, m.group(2))
+                assert action_name(menu.ids[int(m.group(1)) - 1]) == f"throw {m.group(2)}"
+                if price.kind == "forward pass" and price.offence_dice:
+                    assert f"forward pass {price.offence_dice} v {price.defence_dice}: " \
+                           f"{float(price.chance):.1%}" in line
+
+
+def test_parse_choice():
+    s, config = _play_state(1)
+    menu = build_menu(s, config)
+    legal = s.legal[0]
+    assert parse_choice("1", menu, legal) == (menu.ids[0], "")
+    assert parse_choice(f"  {len(menu)} ", menu, legal) == (menu.ids[-1], "")
+    some = menu.ids[len(menu) // 2]
+    messy = "  " + "   ".join(action_name(some).swapcase().split()) + " "
+    assert parse_choice(messy, menu, legal) == (some, "")
+    assert parse_choice(action_name(some) + "  (copied from the menu)", menu, legal) == (some, "")
+    end_turn = action_id("end turn")
+    assert legal[end_turn]
+    assert parse_choice("END TURN", menu, legal) == (end_turn, "")
+    assert parse_choice("formation shotgun", menu, legal)[1].startswith("'formation shotgun' is not legal now")
+    assert parse_choice("shotgun", menu, legal)[1] == ("'formation shotgun' is not legal now; choose one "
+                                                        "from the list (type 'list' to see it).")
+    assert "is not on the list" in parse_choice(str(len(menu) + 1), menu, legal)[1]
+    assert "unknown action 'fly away'" in parse_choice("fly away", menu, legal)[1]
+    assert parse_choice("   ", menu, legal)[0] is None
+    # the last words alone name one legal action: "qb n" if QB may go north
+    qb_n = action_id("move QB N")
+    if legal[qb_n]:
+        assert parse_choice("qb n", menu, legal) == (qb_n, "")
+    ambiguous = parse_choice("n", menu, legal)
+    if sum(legal[action_id(f"move {t} N")] for t in ("QB", "C", "LG", "RG", "LT", "RT", "X", "Y", "Z", "H", "F")) > 1:
+        assert ambiguous[0] is None and "could be" in ambiguous[1]
