@@ -56,9 +56,9 @@ class TrainConfig:
     imitation_games: int = 512
     imitation_epochs: int = 6
     imitation_lr: float = 1e-3
-    num_envs: int = 64
-    n_steps: int = 128
-    batch_size: int = 1024
+    num_envs: int = 256
+    n_steps: int = 32
+    batch_size: int = 2048
     n_epochs: int = 4
     learning_rate: float = 1e-4
     gamma: float = 0.995
@@ -66,7 +66,7 @@ class TrainConfig:
     clip_range: float = 0.1
     ent_coef: float = 0.002
     net_arch: tuple[int, ...] = (256, 256)
-    round_steps: int = 32_768
+    round_steps: int = 65_536
     pool_size: int = 4
     heuristic_share: float = 0.5
     start: str = "random"
