@@ -691,16 +691,17 @@ def _do_push(s, idx, slot):
     cost = _move_costs(s, idx, carrier, direction) * np.where(shove[r, j], 2, 1)
     s.points[idx, team] -= cost.astype(np.int8)
     # The line: squares along the push direction up to the first empty one, which the last man fills.
+    # Every man in it moves one square at once: clear their squares, then stand them one further on.
     line = RAY[team, csq, direction].astype(np.int64)  # [n, K]
     occupied = s.board[idx[:, None], np.maximum(line, 0)] >= 0
     n_line = np.argmin(occupied, axis=1)
-    for k in range(line.shape[1] - 2, -1, -1):  # from the far end, so every square is free to enter
-        m = n_line > k
-        if not m.any():
-            continue
-        g = idx[m]
-        mover = s.board[g, line[m, k]].astype(np.int64)
-        _move_player(s, g, mover, line[m, k + 1])
+    in_line = np.arange(line.shape[1] - 1)[None, :] < n_line[:, None]
+    games = np.broadcast_to(idx[:, None], in_line.shape)[in_line]
+    source, target = line[:, :-1][in_line], line[:, 1:][in_line]
+    movers = s.board[games, source].astype(np.int64)
+    s.board[games, source] = -1
+    s.board[games, target] = movers
+    s.player_square[games, movers] = target
     _move_player(s, idx, carrier, line[:, 0])
     _carrier_moved(s, idx)
 
