@@ -16,6 +16,7 @@ from gridiron_env.core import IllegalActionError, action_id, mirror_state, obser
 from gridiron_env.core.engine import recompute_legal
 from gridiron_env.core.state import SCRAMBLE
 from gridiron_env.envs.pettingzoo_env import raw_env
+from gridiron_env.core.scenario import hidden_ball_scramble
 
 AGENTS = ("team_one", "team_two")
 # api_test's advice that does not apply: the issue names the agents team_one/team_two, and classic board
@@ -177,18 +178,7 @@ def test_each_agent_sees_from_its_own_side_mirror_symmetry(kind):
 
 
 def _scramble_position(hidden_square):
-    text = """gridiron diagram v1
-phase: scramble
-to act: two
-line of scrimmage: row 15 lane 9
-points: 3-4
-scramble: step 0 resume two
-ball: loose {sq} hidden
-board:
- 10 | .   .   LDE LDT RDT RDE SLB MLB WLB LCB RCB FS  SS  .   .   .   .   .
- 15 | .   .   .   .   .   .   QB  C   LG  RG  LT  RT  X   Y   Z   H   F   .
-""".format(sq=hidden_square)
-    return g.from_diagram(text)
+    return hidden_ball_scramble(hidden_square)
 
 
 @pytest.mark.parametrize("kind", ["features", "planes"])

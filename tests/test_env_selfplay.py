@@ -9,6 +9,7 @@ from gridiron_env.core import IllegalActionError, action_id, mirror_state, obser
 from gridiron_env.core.observe import FEATURES_SIZE, N_PLANES, SCALARS_SIZE
 from gridiron_env.envs.pettingzoo_env import raw_env
 from gridiron_env.envs.selfplay import SelfPlayBatch, SelfPlayStep, init_games
+from gridiron_env.core.scenario import hidden_ball_scramble
 
 AGENTS = ("team_one", "team_two")
 
@@ -71,18 +72,7 @@ def test_observe_gives_both_teams_views_from_their_own_side():
 
 
 def test_the_hidden_ball_is_invisible_to_both_teams():
-    def position(square):
-        return g.from_diagram("""gridiron diagram v1
-phase: scramble
-to act: two
-line of scrimmage: row 15 lane 9
-points: 3-4
-scramble: step 0 resume two
-ball: loose {sq} hidden
-board:
- 10 | .   .   LDE LDT RDT RDE SLB MLB WLB LCB RCB FS  SS  .   .   .   .   .
- 15 | .   .   .   .   .   .   QB  C   LG  RG  LT  RT  X   Y   Z   H   F   .
-""".format(sq=square))
+    position = hidden_ball_scramble
 
     both = g.State.concatenate([position("14,8"), position("16,12")])
     assert both.ball_hidden.all() and both.ball_square[0] != both.ball_square[1]

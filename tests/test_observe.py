@@ -11,6 +11,7 @@ from gridiron_env.core.observe import (
     observe_planes,
 )
 from gridiron_env.core.state import SCRAMBLE, mirror_state
+from gridiron_env.core.scenario import hidden_ball_scramble
 
 
 def random_states(batch=32, steps=300, seed=3):
@@ -72,18 +73,7 @@ def test_each_team_sees_its_own_players_first_attacking_up():
 
 
 def _scramble_position(hidden_square):
-    text = """gridiron diagram v1
-phase: scramble
-to act: two
-line of scrimmage: row 15 lane 9
-points: 3-4
-scramble: step 0 resume two
-ball: loose {sq} hidden
-board:
- 10 | .   .   LDE LDT RDT RDE SLB MLB WLB LCB RCB FS  SS  .   .   .   .   .
- 15 | .   .   .   .   .   .   QB  C   LG  RG  LT  RT  X   Y   Z   H   F   .
-""".format(sq=hidden_square)
-    return g.from_diagram(text)
+    return hidden_ball_scramble(hidden_square)
 
 
 def test_the_hidden_ball_is_invisible_to_both_teams():

@@ -71,3 +71,19 @@ def with_everyone(cells: dict, offence_row: int, defence_row: int) -> dict:
             cells[(row, lane)] = tag
             lane += 1
     return cells
+
+
+def hidden_ball_scramble(hidden_square: str, config: GameConfig | None = None) -> State:
+    """A blind fumble scramble (team two to step) with the hidden ball on ``hidden_square`` ("row,lane",
+    1-based): two such positions differ only in where the ball hides."""
+    return from_diagram(f"""gridiron diagram v1
+phase: scramble
+to act: two
+line of scrimmage: row 15 lane 9
+points: 3-4
+scramble: step 0 resume two
+ball: loose {hidden_square} hidden
+board:
+ 10 | .   .   LDE LDT RDT RDE SLB MLB WLB LCB RCB FS  SS  .   .   .   .   .
+ 15 | .   .   .   .   .   .   QB  C   LG  RG  LT  RT  X   Y   Z   H   F   .
+""", config)

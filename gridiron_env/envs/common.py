@@ -126,3 +126,18 @@ class AgentOpponent:
             self.reset_games(games, games)
         self.agent.reset(self.seeds[games].astype(np.int64))
         return np.asarray(self.agent.act(state, config), dtype=np.int64)
+
+
+def render_game(env, state, game: int = 0):
+    """Draw ``game`` of ``state`` for an env with ``render_mode``, ``offence_up`` and a ``_renderer`` slot
+    (built on first use: rendering is imported lazily). "human" prints the text board and returns None."""
+    if env._renderer is None:
+        from ..render import Renderer
+
+        env._renderer = Renderer("ansi" if env.render_mode == "human" else env.render_mode,
+                                 offence_up=env.offence_up)
+    frame = env._renderer.render(state, game)
+    if env.render_mode == "human":
+        print(frame)
+        return None
+    return frame

@@ -45,6 +45,7 @@ from ..core.engine import recompute_legal
 from ..core.state import State
 from .common import (
     AGENTS, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, action_space, check_choice, encode, observation_space,
+    render_game,
 )
 from .selfplay import (
     RENDER_MODES, advance, check_render_mode, check_scale, init_games, make_config, team_rewards,
@@ -231,16 +232,7 @@ class raw_env(AECEnv, EzPickle):
 
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to the env")
             return None
-        if self._renderer is None:
-            from ..render import Renderer  # lazy: rendering is optional and heavier than the env
-
-            self._renderer = Renderer("ansi" if self.render_mode == "human" else self.render_mode,
-                                      offence_up=self.offence_up)
-        frame = self._renderer.render(self.game_state, 0)
-        if self.render_mode == "human":
-            print(frame)
-            return None
-        return frame
+        return render_game(self, self.game_state, 0)
 
     def close(self) -> None:
         self._renderer = None

@@ -65,7 +65,7 @@ from ..core.engine import recompute_legal
 from ..core.state import GAME_OVER, State
 from .common import (
     AGENTS, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, action_space, check_choice, encode, illegal_reason,
-    int8_mask, observation_space,
+    int8_mask, observation_space, render_game,
 )
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
@@ -357,16 +357,7 @@ class SelfPlayBatch:
             raise ValueError("render() needs a render_mode: SelfPlayBatch(..., render_mode='ansi')")
         if self.state is None:
             raise RuntimeError("call reset() before render()")
-        if self._renderer is None:
-            from ..render import Renderer  # lazy: rendering is optional
-
-            self._renderer = Renderer("ansi" if self.render_mode == "human" else self.render_mode,
-                                      offence_up=self.offence_up)
-        frame = self._renderer.render(self.state, game)
-        if self.render_mode == "human":
-            print(frame)
-            return None
-        return frame
+        return render_game(self, self.state, game)
 
     def close(self) -> None:
         self._renderer = None

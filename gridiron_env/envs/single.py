@@ -36,6 +36,7 @@ import numpy as np
 
 from ..config import GameConfig
 from ..core.state import State
+from .common import render_game
 from .vector import RENDER_MODES, _LearnerBatch, check_render_mode, index_obs
 
 __all__ = ["GridironEnv", "GridironOffenceEnv", "GridironDefenceEnv"]
@@ -117,11 +118,7 @@ class _SingleBase(gymnasium.Env):
             return None
         if self._core.state is None:
             raise RuntimeError("call reset() before render()")
-        if self._renderer is None:
-            from ..render import Renderer  # lazy: rendering is outside the engine
-
-            self._renderer = Renderer(self.render_mode, offence_up=self.offence_up)
-        return self._renderer.render(self._core.state, game=0)
+        return render_game(self, self._core.state, 0)
 
 
 class GridironEnv(_SingleBase):

@@ -43,7 +43,7 @@ from ..core.geometry import FIRST_FIELD_ROW, FRAME_ROW, HASH_BAND, KICKOFF_SQUAR
 from ..core.state import GAME_OVER, State
 from .common import (
     AGENTS, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, RandomOpponent, action_space, check_choice, encode,
-    illegal_reason, observation_space,
+    illegal_reason, observation_space, render_game,
 )
 
 EPISODE_KINDS = ("game", "drive")
@@ -615,11 +615,7 @@ class _VectorBase(VectorEnv):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
             return None
-        if self._renderer is None:
-            from ..render import Renderer  # lazy: rendering is outside the engine
-
-            self._renderer = Renderer(self.render_mode, offence_up=self.offence_up)
-        return tuple(self._renderer.render(self._core.state, game=g) for g in range(self.num_envs))
+        return tuple(render_game(self, self._core.state, g) for g in range(self.num_envs))
 
     def __repr__(self):
         return f"{type(self).__name__}(num_envs={self.num_envs}, autoreset_mode={self.autoreset_mode.value})"
