@@ -43,6 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.bot import LEVELS
 from gridiron_env.config import GameConfig
 from gridiron_env.core import IllegalActionError, init, pass_price, step
 from gridiron_env.core import actions as A
@@ -96,6 +97,9 @@ def _parser() -> _Parser:
     p.add_argument("--offence-up", action="store_true",
                    help="turn the board while team two is on offence, so the offence attacks up")
     p.add_argument("--temperature", type=float, default=0.0, help="a bot's sampling temperature (0 = best action)")
+    p.add_argument("--level", choices=sorted(LEVELS), default=None,
+                   help="the bot's difficulty (sets --temperature: " +
+                        ", ".join(f"{k} {v}" for k, v in LEVELS.items()) + ")")
     return p
 
 
@@ -583,6 +587,8 @@ def main(argv=None, input_fn=input, print_fn=print, sleep_fn=time.sleep) -> int:
     if args.temperature < 0 or not np.isfinite(args.temperature):
         print_fn(f"gridiron-play: error: --temperature must be a number >= 0, got {args.temperature}")
         return 2
+    if args.level is not None:
+        args.temperature = LEVELS[args.level]
     if args.seed is not None and args.seed < 0:
         print_fn(f"gridiron-play: error: --seed must be >= 0, got {args.seed}")
         return 2

@@ -357,3 +357,24 @@ def test_parse_choice():
     ambiguous = parse_choice("n", menu, legal)
     if sum(legal[action_id(f"move {t} N")] for t in ("QB", "C", "LG", "RG", "LT", "RT", "X", "Y", "Z", "H", "F")) > 1:
         assert ambiguous[0] is None and "could be" in ambiguous[1]
+
+
+def test_level_sets_the_bots_temperature(tmp_path, monkeypatch):
+    """--level picks the sampling temperature of agents.bot.LEVELS for the bot opponent."""
+    import agents.play as play
+    from agents.bot import LEVELS
+
+    seen = {}
+    real = play._load_bot
+
+    def spy(path, temperature):
+        seen["temperature"] = temperature
+        return real(path, temperature)
+
+    monkeypatch.setattr(play, "_load_bot", spy)
+    bot_file = tmp_path / "b.npz"
+    tiny_bot_file(bot_file)
+    out = []
+    code = play.main(["--opponent", f"bot:{bot_file}", "--level", "easy", "--seed", "1", "--target", "3"],
+                     input_fn=lambda prompt="": "quit", print_fn=out.append)
+    assert code == 0 and seen["temperature"] == LEVELS["easy"]
