@@ -27,7 +27,7 @@ import numpy as np
 FORMAT = "gridiron-bot-v1"
 # Difficulty levels of the single-player bot: its sampling temperature (0 = always its best action).
 # Each level's win rate against the heuristic is measured and listed in README.md.
-LEVELS = {"easy": 1.5, "medium": 0.5, "hard": 0.0}
+LEVELS = {"easy": 1.5, "medium": 1.0, "hard": 0.3}
 MASKED_LOGIT = -1e8
 _ACTIVATIONS = {
     "tanh": np.tanh,

@@ -104,3 +104,22 @@ def test_bad_bot_files_give_clear_errors(pair, tmp_path):
     bad_onnx.write_bytes(b"garbage")
     with pytest.raises(ValueError, match="not a loadable ONNX"):
         OnnxBot(bad_onnx)
+
+
+def test_the_shipped_bot_loads_is_small_and_beats_random():
+    """The package's bot file: numpy-only load, a few MB at most, and it wins real games against random."""
+    from pathlib import Path
+
+    import gridiron_env as g
+    from agents.base import play_games
+    from agents.bot import LEVELS, BotAgent
+    from agents.random_agent import RandomAgent
+
+    path = Path(g.__file__).parent / "data" / "bot.npz"
+    assert path.stat().st_size < 5_000_000
+    bot = Bot.load(path)
+    result = play_games(BotAgent(bot, temperature=LEVELS["hard"]), RandomAgent(), 8, seed=3,
+                        config=g.GameConfig(target_score=7))
+    assert (result.winner == result.a_team).sum() >= 7
+    assert list(LEVELS) == ["easy", "medium", "hard"]
+    assert LEVELS["easy"] > LEVELS["medium"] > LEVELS["hard"] >= 0  # more sampling = easier
