@@ -17,6 +17,7 @@ from gridiron_env.core.engine import recompute_legal
 from gridiron_env.core.state import SCRAMBLE
 from gridiron_env.envs.pettingzoo_env import raw_env
 from gridiron_env.core.scenario import hidden_ball_scramble
+from gridiron_env.core.scenario import random_positions
 
 AGENTS = ("team_one", "team_two")
 # api_test's advice that does not apply: the issue names the agents team_one/team_two, and classic board
@@ -34,12 +35,7 @@ def random_action(mask, rng):
 
 
 def random_states(batch=16, steps=250, seed=5):
-    """Positions from random legal play (features of every phase: formations, plays, kicks...)."""
-    s = g.init(batch, seed=seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        s = g.step(s, (rng.random(s.legal.shape) * s.legal).argmax(1))
-    return s
+    return random_positions(batch, steps, seed)
 
 
 # --------------------------------------------------------------------------------- official checkers

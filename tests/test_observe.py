@@ -12,14 +12,11 @@ from gridiron_env.core.observe import (
 )
 from gridiron_env.core.state import SCRAMBLE, mirror_state
 from gridiron_env.core.scenario import hidden_ball_scramble
+from gridiron_env.core.scenario import random_positions
 
 
 def random_states(batch=32, steps=300, seed=3):
-    s = g.init(batch, seed=seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        s = g.step(s, (rng.random(s.legal.shape) * s.legal).argmax(1))
-    return s
+    return random_positions(batch, steps, seed)
 
 
 def test_layouts_tile_the_vectors_without_gaps():

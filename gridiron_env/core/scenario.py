@@ -87,3 +87,16 @@ board:
  10 | .   .   LDE LDT RDT RDE SLB MLB WLB LCB RCB FS  SS  .   .   .   .   .
  15 | .   .   .   .   .   .   QB  C   LG  RG  LT  RT  X   Y   Z   H   F   .
 """, config)
+
+
+def random_positions(batch: int, steps: int, seed: int, config: GameConfig | None = None) -> State:
+    """A batch of positions reached by ``steps`` uniformly random legal actions (every phase of play)."""
+    import numpy as np
+
+    from .engine import init, step
+
+    s = init(batch, seed=seed, config=config)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        s = step(s, (rng.random(s.legal.shape) * s.legal).argmax(1), config=config)
+    return s
