@@ -43,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.bot import LEVELS
+from agents.bot import DEFAULT_LEVEL, LEVELS
 from gridiron_env.config import GameConfig
 from gridiron_env.core import IllegalActionError, init, pass_price, step
 from gridiron_env.core import actions as A
@@ -96,7 +96,8 @@ def _parser() -> _Parser:
     p.add_argument("--no-specials", action="store_true", help="play without special players")
     p.add_argument("--offence-up", action="store_true",
                    help="turn the board while team two is on offence, so the offence attacks up")
-    p.add_argument("--temperature", type=float, default=0.0, help="a bot's sampling temperature (0 = best action)")
+    p.add_argument("--temperature", type=float, default=LEVELS[DEFAULT_LEVEL],
+                   help=f"a bot's sampling temperature (0 = best action; default: the {DEFAULT_LEVEL} level's)")
     p.add_argument("--level", choices=sorted(LEVELS), default=None,
                    help="the bot's difficulty (sets --temperature: " +
                         ", ".join(f"{k} {v}" for k, v in LEVELS.items()) + ")")

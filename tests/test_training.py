@@ -1,5 +1,6 @@
 """Training code: a short MaskablePPO run learns, and the training job runs end to end and resumes."""
 
+import dataclasses
 import json
 
 import numpy as np
@@ -68,11 +69,34 @@ def test_training_job_runs_exports_evaluates_and_resumes(tmp_path):
     assert all(r["wins"] + r["losses"] + r["truncated"] == 4 for r in rows.values())
     assert json.loads((out / "train_config.json").read_text())["num_envs"] == 8
     steps_before = json.loads((out / "summary.json").read_text())["rounds"]
-    # a second run in the same folder resumes from the checkpoints (no imitation again)
+    # a second run in the same folder resumes from the checkpoints (no imitation again), here with another
+    # batch shape: the rollout buffer is rebuilt for it
     lines.clear()
-    train(cfg, log=lines.append)
+    resumed = train(dataclasses.replace(cfg, num_envs=4, n_steps=16, batch_size=64), log=lines.append)
     assert any("resumed the offence" in line for line in lines)
-    assert steps_before >= 1
+    assert steps_before >= 1 and resumed["rounds"] >= 1
+
+
+def test_snapshots_in_the_opponent_pool_sample_their_actions():
+    """A frozen snapshot samples like the learner (temperature 1): a deterministic one would hand the ball
+    back and forth for free forever once it chose a same-row handoff."""
+    from gridiron_env.core import init
+    from gridiron_env.core.observe import observe
+    from sb3_contrib import MaskablePPO
+
+    from gridiron_env.envs.single import GridironOffenceEnv
+    from train.selfplay import snapshot_agent
+
+    model = MaskablePPO("MlpPolicy", GridironOffenceEnv(), seed=0, device="cpu", policy_kwargs=dict(net_arch=[16]))
+    agent = snapshot_agent(model.policy, "s")
+    assert agent.temperature == 1.0
+    state = init(256, seed=5)
+    agent.reset(np.arange(256))
+    sampled = agent.act(state)
+    best = agent.bot.act(observe(state), state.legal, 0.0)
+    assert np.all(state.legal[np.arange(256), sampled])
+    # an untrained net is near uniform over the opening choices: sampling mostly differs from the best one
+    assert (sampled != best).mean() > 0.3
 
 
 def test_train_config_rejects_bad_values():

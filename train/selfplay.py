@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.bot import Bot, BotAgent
+from agents.bot import DEFAULT_LEVEL, LEVELS, Bot, BotAgent
 from gridiron_env.config import GameConfig
 from gridiron_env.core.actions import NUM_ACTIONS
 from gridiron_env.core.observe import FEATURES_SIZE, observe
@@ -44,11 +44,13 @@ class TrainConfig:
     minutes: wall-clock budget for the PPO rounds (imitation and evaluation come on top).
     imitation_games: heuristic-vs-heuristic games recorded for the warm start (0 skips it).
     imitation_epochs: passes over those samples.
-    num_envs: games per drive environment batch.
+    num_envs: games per drive environment batch (large batches amortise the opponent's turns, which run
+        as rounds of engine calls over the games still waiting).
     round_steps: learner steps per side in one PPO round.
     pool_size: frozen snapshots kept per side (plus the heuristic) as opponents.
     heuristic_share: chance that a game's opponent is the heuristic rather than a snapshot.
     eval_games: games against each baseline in the final evaluation (both teams balanced).
+    threads: torch threads (the machine's 2 cores; the envs step while torch is idle).
     """
 
     seed: int = 0
@@ -56,8 +58,8 @@ class TrainConfig:
     imitation_games: int = 512
     imitation_epochs: int = 6
     imitation_lr: float = 1e-3
-    num_envs: int = 256
-    n_steps: int = 32
+    num_envs: int = 2048
+    n_steps: int = 8
     batch_size: int = 2048
     n_epochs: int = 4
     learning_rate: float = 1e-4
@@ -72,7 +74,7 @@ class TrainConfig:
     start: str = "random"
     field_position_weight: float = 0.5
     eval_games: int = 400
-    threads: int = 1
+    threads: int = 2
     out: str = "runs/default"
     progress_bar: bool = True
     game: dict = field(default_factory=dict)  # GameConfig fields for the drives (defaults: the game's)
@@ -148,11 +150,15 @@ class PoolOpponent:
         return actions
 
 
-def snapshot_agent(policy, name: str) -> BotAgent:
-    """A frozen numpy copy of one side's actor, playing whichever side it is asked to."""
+def snapshot_agent(policy, name: str, temperature: float = 1.0) -> BotAgent:
+    """A frozen numpy copy of one side's actor, playing whichever side it is asked to.
+
+    It samples (``temperature`` 1, like the learner) rather than taking its best action: a deterministic
+    policy that picks a free same-row handoff once picks it back again, forever, and such a loop stalls the
+    whole batch until the game's step cap."""
     layers, activation = actor_layers(policy)
     bot = Bot(layers, layers, activation, ON_OFFENCE_INDEX, FEATURES_SIZE, NUM_ACTIONS)
-    return BotAgent(bot, name=name)
+    return BotAgent(bot, name=name, temperature=temperature)
 
 
 # --- imitation --------------------------------------------------------------------------------------------
@@ -258,7 +264,9 @@ def train(cfg: TrainConfig, log=print) -> dict:
     resumed = all(p.exists() for p in checkpoints.values())
     for side in ("offence", "defence"):
         if resumed:
-            models[side] = MaskablePPO.load(checkpoints[side], env=envs[side], device="cpu")
+            # the batch shape may differ from the saved run's: the rollout buffer is rebuilt for this one
+            models[side] = MaskablePPO.load(checkpoints[side], env=envs[side], device="cpu", n_steps=cfg.n_steps,
+                                            batch_size=cfg.batch_size, tensorboard_log=tensorboard)
             log(f"resumed the {side} from {checkpoints[side]}")
         else:
             models[side] = _make_model(envs[side], cfg, tensorboard)
@@ -331,7 +339,7 @@ def evaluate(bot_path, games: int, seed: int, game_config: GameConfig, log=print
     lines = ["| opponent | games | bot wins | losses | truncated | win rate | 95% interval | points for | points against |",
              "|---|---|---|---|---|---|---|---|---|"]
     for name, opponent in (("random", RandomAgent()), ("heuristic", HeuristicAgent())):
-        bot = BotAgent.load(bot_path, name="bot")
+        bot = BotAgent.load(bot_path, name="bot", temperature=LEVELS[DEFAULT_LEVEL])
         result = play_games(bot, opponent, games, config=game_config, seed=seed)
         team = result.a_team
         wins = int((result.winner == team).sum())
@@ -360,10 +368,14 @@ def main(argv=None):
     parser.add_argument("--imitation-games", type=int, default=TrainConfig.imitation_games)
     parser.add_argument("--eval-games", type=int, default=TrainConfig.eval_games)
     parser.add_argument("--round-steps", type=int, default=TrainConfig.round_steps)
+    parser.add_argument("--n-steps", type=int, default=TrainConfig.n_steps)
+    parser.add_argument("--threads", type=int, default=TrainConfig.threads)
+    parser.add_argument("--heuristic-share", type=float, default=TrainConfig.heuristic_share)
     args = parser.parse_args(argv)
     cfg = TrainConfig(out=args.out, minutes=args.minutes, seed=args.seed, num_envs=args.num_envs,
                       imitation_games=args.imitation_games, eval_games=args.eval_games,
-                      round_steps=args.round_steps)
+                      round_steps=args.round_steps, n_steps=args.n_steps, threads=args.threads,
+                      heuristic_share=args.heuristic_share)
     train(cfg)
 
 
