@@ -43,6 +43,7 @@ _MOVE_COST = np.where(DIAGONAL, 2, 1).astype(np.int16)  # rule 13
 _ALL_KICKOFF = np.array(KICKOFF_SQUARE, dtype=np.int16)
 _LINEMAN_SLOT = np.zeros(22, dtype=bool)
 _LINEMAN_SLOT[1:6] = True
+_FORWARD = np.array(FORWARD_DIRECTIONS)
 
 
 def _ray_table():
@@ -58,14 +59,24 @@ def _ray_table():
 
 RAY = _ray_table()
 
-# The mask works on a padded board: square N_SQUARES is a wall (occupant -2) that every off-grid step
-# lands on, so gathers need no bounds checks. NB_PAD[team * (N_SQUARES + 1) + square, direction].
-_PAD = N_SQUARES + 1
-NB_PAD = np.full((2, _PAD, N_DIRECTIONS), N_SQUARES, dtype=np.int64)
-NB_PAD[:, :N_SQUARES] = np.where(NEIGHBOUR >= 0, NEIGHBOUR, N_SQUARES)
-NB_PAD = NB_PAD.reshape(2 * _PAD, N_DIRECTIONS)
-# Occupant kinds seen by a mover, from a per-game lookup indexed by occupant + 2 (occupant -2..21).
-_BLOCKED, _EMPTY, _TACKLE, _SWAP = 0, 1, 2, 3
+# The move mask gathers each mover's 8 neighbours straight from the (unpadded) board. An off-grid step
+# points back at the mover's own square: his own slot stands there, which reads as blocked (a teammate,
+# never the enemy carrier nor a lineman a defender may swap with), so the gather needs no padding and no
+# bounds checks. _NB_SELF[team * _NB_ROWS + square + 1, direction]; the row of square -1 (not on the
+# field) is masked off by the caller.
+_NB_ROWS = N_SQUARES + 1
+_NB_SELF = np.zeros((2, _NB_ROWS, N_DIRECTIONS), dtype=np.intp)
+_NB_SELF[:, 1:] = np.where(NEIGHBOUR >= 0, NEIGHBOUR, np.arange(N_SQUARES)[None, :, None])
+_NB_SELF = _NB_SELF.reshape(2 * _NB_ROWS, N_DIRECTIONS)
+# _AFFORD[min(points, 4) * 2 + qb_pays_double] = [11 * 8] bool: the mover can pay that step (rule 13);
+# only slot 0 of the offence (the quarterback) may pay double.
+_AFFORD = np.zeros((5, 2, 11, N_DIRECTIONS), dtype=bool)
+for _p in range(5):
+    for _double in range(2):
+        _cost = np.broadcast_to(_MOVE_COST, (11, N_DIRECTIONS)).copy()
+        _cost[0] *= 1 + _double
+        _AFFORD[_p, _double] = _cost <= _p
+_AFFORD = _AFFORD.reshape(10, 11 * N_DIRECTIONS)
 _PUSH_REACH = RAY.shape[-1]
 
 # Field-goal 3-dice target by the LOS row in the offence's frame (rule 21); 99 = out of range.
@@ -638,24 +649,30 @@ def _do_follow(s, idx, slot):
     _carrier_moved(s, idx)
 
 
-def _push_walk(s, idx, team, carrier_square, board, rows):
+def _push_walk(s, idx, team, carrier_square):
     """The push of rule 16 in each forward direction, walking each line until its first empty square.
 
-    ``board``: padded boards, flat; ``rows``: each game's board in it. Returns (legal [n,3], shoves a defender [n,3], slot of the
-    teammate pushed [n,3] or -1). The loop runs over the length of the longest line, not over games.
+    Returns (legal [n,3], shoves a defender [n,3], slot of the teammate pushed [n,3] or -1). The loop runs
+    over the length of the longest line, not over games.
     """
     n = idx.size
     lines = n * 3
     game = np.repeat(np.arange(n), 3)
-    board_row = np.repeat(rows, 3) * _PAD
-    direction = np.tile(np.array(FORWARD_DIRECTIONS), n)
+    board = s.board.reshape(-1)
+    board_row = np.repeat(idx * N_SQUARES, 3)
+    direction = np.tile(_FORWARD, n)
     line_team = team[game]
     offence = s.offence[idx][game]
     strong = np.zeros((n, 24), dtype=bool)  # by occupant + 2: a strong lineman of the pushing team
     strong[:, 3:8] = s.strong[idx] & (team == s.offence[idx])[:, None]
     strong = strong.ravel()
-    cur = NB_PAD[line_team * _PAD + carrier_square[game], direction]
-    first = board[board_row + cur].astype(np.int64)
+
+    def occupant(square, rows):
+        # off the grid (-1) reads as a wall (-2); the gather there is harmless and discarded
+        return np.where(square >= 0, board[rows + square], -2).astype(np.intp)
+
+    cur = NEIGHBOUR[line_team, carrier_square[game], direction].astype(np.intp)
+    first = occupant(cur, board_row)
     first_team = np.where(first < 11, offence, 1 - offence)
     teammate_first = (first >= 0) & (first_team == line_team)
     legal = np.zeros(lines, dtype=bool)
@@ -665,8 +682,8 @@ def _push_walk(s, idx, team, carrier_square, board, rows):
     for _ in range(N_ROWS):
         if act.size == 0:
             break
-        nxt = NB_PAD[line_team[act] * _PAD + cur[act], direction[act]]
-        occ = board[board_row[act] + nxt].astype(np.int64)
+        nxt = NEIGHBOUR[line_team[act], cur[act], direction[act]].astype(np.intp)
+        occ = occupant(nxt, board_row[act])
         empty = occ == -1
         legal[act[empty]] = True
         opp = (occ >= 0) & (np.where(occ < 11, offence[act], 1 - offence[act]) != line_team[act])
@@ -685,9 +702,9 @@ def _do_push(s, idx, slot):
     carrier = s.ball_holder[idx].astype(np.int64)
     csq = s.ball_square[idx].astype(np.int64)
     r = np.arange(idx.size)
-    _, shove, first = _push_walk(s, idx, team, csq, _padded_board(s, idx), r)
+    _, shove, first = _push_walk(s, idx, team, csq)
     j = np.argmax(first == slot[:, None], axis=1)  # which forward direction holds the pushed teammate
-    direction = np.array(FORWARD_DIRECTIONS)[j]
+    direction = _FORWARD[j]
     cost = _move_costs(s, idx, carrier, direction) * np.where(shove[r, j], 2, 1)
     s.points[idx, team] -= cost.astype(np.int8)
     # The line: squares along the push direction up to the first empty one, which the last man fills.
@@ -724,8 +741,11 @@ def _gap_cost_per_square(s, idx, carrier):
 
 def _throw_kind(s, idx, team, thrower_square, receiver_square):
     """0 handoff, 1 lateral, 2 forward pass (rule 18)."""
-    forward = FRAME_ROW[team, receiver_square] < FRAME_ROW[team, thrower_square]
-    adjacent = DISTANCE[thrower_square, receiver_square] == 1
+    # rows and lanes instead of 2-d table gathers: forward is up the rows for team two, down for team one
+    d_row = SQUARE_ROW[receiver_square] - SQUARE_ROW[thrower_square]
+    d_lane = SQUARE_LANE[receiver_square] - SQUARE_LANE[thrower_square]
+    forward = d_row * (1 - 2 * np.asarray(team)) < 0
+    adjacent = np.maximum(np.abs(d_row), np.abs(d_lane)) == 1
     return np.where(forward, 2, np.where(adjacent, 0, 1))
 
 
@@ -853,14 +873,25 @@ def _intercept(s, idx, throwing_team, receiver_square, thrower_square):
 
 # --- legal actions ----------------------------------------------------------------------------------------
 
+def _rows(s: State, idx):
+    """``idx`` as an index for whole-batch arrays: a plain slice when it is every game (callers pass
+    sorted unique game indices), which spares numpy a gather or scatter of whole rows."""
+    return slice(None) if idx.size == s.phase.shape[0] else idx
+
+
 def _compute_legal(s: State, idx):
     """Fill ``s.legal`` for the games ``idx`` from their state."""
     if idx.size == 0:
         return
-    legal = np.zeros((idx.size, A.NUM_ACTIONS), dtype=bool)
     phase = s.phase[idx]
     cfg = _CONFIG
-
+    p = np.flatnonzero(phase == PLAY)
+    if p.size == idx.size:  # every game in play (the common case at small batch): no assembly needed
+        s.legal[_rows(s, idx)] = _legal_play(s, idx)
+        return
+    legal = np.zeros((idx.size, A.NUM_ACTIONS), dtype=bool)
+    if p.size:
+        legal[p] = _legal_play(s, idx[p])
     legal[phase == SPECIALS_PICK, A.SPECIAL_BASE:A.SPECIAL_BASE + 4] = True
     legal[phase == OFFENCE_FORMATION, A.OFFENCE_FORMATION_BASE:A.DEFENCE_FORMATION_BASE] = True
     legal[phase == DEFENCE_FORMATION, A.DEFENCE_FORMATION_BASE:A.SPECIAL_BASE] = True
@@ -870,101 +901,111 @@ def _compute_legal(s: State, idx):
         fg, punt = _kick_available(s, idx[k])
         legal[k, A.PLAY_ON] = True
         legal[k, A.FIELD_GOAL] = fg
-        legal[k[:, None], A.PUNT_BASE + np.arange(cfg.longest_punt)[None, :]] = punt[:, None]
+        legal[k, A.PUNT_BASE:A.PUNT_BASE + cfg.longest_punt] = punt[:, None]
 
-    p = np.flatnonzero(phase == PLAY)
-    if p.size:
-        legal[p] = _legal_play(s, idx[p])
     b = np.flatnonzero(phase == SCRAMBLE)
     if b.size:
         legal[b] = _legal_scramble(s, idx[b])
-    s.legal[idx] = legal
+    s.legal[_rows(s, idx)] = legal
 
 
 def _acting_squares(s, idx):
-    team = s.to_act[idx].astype(np.int64)
-    base = _slot_base(s, idx, team)
-    slots = base[:, None] + _GAME_SLOTS[None, :]
-    squares = s.player_square[idx[:, None], slots].astype(np.int64)
-    return team, base, slots, squares
+    """(team to act, it is the defence, slots [n, 11], their squares [n, 11]) of the games ``idx``."""
+    team = s.to_act[idx].astype(np.intp)
+    defending = team != s.offence[idx]
+    side = defending.astype(np.intp)
+    # slots 0-10 and 11-21 are the two halves of each game's row: one row gather picks the acting half
+    squares = s.player_square.reshape(-1, 2, 11)[idx, side].astype(np.intp)
+    slots = side[:, None] * 11 + _GAME_SLOTS[None, :]
+    return team, defending, slots, squares
+
+
+def _neighbour_occupants(s, idx, team, squares):
+    """Occupant of each of the 8 neighbours of each square [n, 11] -> int8 [n, 11, 8] (see _NB_SELF)."""
+    target = _NB_SELF.take(team[:, None] * _NB_ROWS + squares + 1, axis=0)
+    target += (idx * N_SQUARES)[:, None, None]
+    return s.board.reshape(-1).take(target)
+
+
+def _side_block(legal, base, width):
+    """[n, 2, width] view of the ids ``base + side * width + k`` of a fresh (contiguous) mask: per-slot
+    actions of the offence's slots ([:, 0]) and the defence's ([:, 1]), so that a side's rows are written
+    with one row scatter instead of a gather of 2-d fancy indices."""
+    return np.ndarray((legal.shape[0], 2, width), dtype=bool, buffer=legal, offset=base,
+                      strides=(legal.shape[1], width, 1))
 
 
 def _legal_scramble(s, idx):
-    legal = np.zeros((idx.size, A.NUM_ACTIONS), dtype=bool)
+    n = idx.size
+    legal = np.zeros((n, A.NUM_ACTIONS), dtype=bool)
     legal[:, A.END_TURN] = True
-    team, base, slots, squares = _acting_squares(s, idx)
-    target = NEIGHBOUR[team[:, None, None], squares[:, :, None], _DIRS[None, None, :]].astype(np.int64)
-    free = (target >= 0) & (s.board[idx[:, None, None], np.maximum(target, 0)] < 0)
-    move_ids = A.MOVE_BASE + slots[:, :, None] * N_DIRECTIONS + _DIRS[None, None, :]
-    rows = np.broadcast_to(np.arange(idx.size)[:, None, None], move_ids.shape)
-    legal[rows, move_ids] = free
+    team, defending, slots, squares = _acting_squares(s, idx)
+    free = (_neighbour_occupants(s, idx, team, squares) == -1) & (squares >= 0)[:, :, None]
+    _side_block(legal, A.MOVE_BASE, 11 * N_DIRECTIONS)[np.arange(n), defending.astype(np.intp)] = free.reshape(n, -1)
     return legal
-
-
-def _padded_board(s, idx):
-    """Boards of the games ``idx`` with a wall square appended: int64 [n * _PAD] flat."""
-    pb = np.full((idx.size, _PAD), -2, dtype=np.int8)
-    pb[:, :N_SQUARES] = s.board[idx]
-    return pb.ravel()
 
 
 def _legal_play(s, idx):
     n = idx.size
     legal = np.zeros((n, A.NUM_ACTIONS), dtype=bool)
     legal[:, A.END_TURN] = True
-    team, base, slots, squares = _acting_squares(s, idx)
-    pts = s.points[idx, team].astype(np.int64)
+    team, defending, slots, squares = _acting_squares(s, idx)
     r = np.arange(n)
-    board = _padded_board(s, idx)
+    offence = s.offence[idx]
+    pts = s.points[idx, team]
+    holder = s.ball_holder[idx]
+    has_ball = holder >= 0
+    # the carrier is the acting team's when his slot half (offence 0-10) matches the acting side
+    own_carrier = has_ball & ((holder < 11) != defending)
+    enemy_carrier = np.where(has_ball & ~own_carrier, holder, -3).astype(np.int8)
 
-    # Moves (rules 13-14): what stands on each target square decides (empty / tackle / swap / blocked).
-    target = NB_PAD[team[:, None] * _PAD + squares]  # [n, 11, 8]
-    occ = board[(r * _PAD)[:, None, None] + target].astype(np.intp)
-    holder = s.ball_holder[idx].astype(np.int64)
-    holder_team = np.where(holder >= 0, np.where(holder < 11, s.offence[idx], 1 - s.offence[idx]), -1)
-    kind = np.zeros((n, 24), dtype=np.int8)  # indexed by occupant + 2
-    kind[:, 1] = _EMPTY
-    # a defender may go through a weak lineman of the offence for 2 points
-    defending = base == 11
-    kind[:, 3:8] = np.where(defending[:, None] & ~s.strong[idx], _SWAP, _BLOCKED)
-    enemy_carrier = (holder >= 0) & (holder_team != team)
-    kind[r[enemy_carrier], holder[enemy_carrier] + 2] = _TACKLE
-    occ_kind = kind.ravel()[(r * 24)[:, None, None] + occ + 2]
-    cost = np.broadcast_to(_MOVE_COST, (n, 11, N_DIRECTIONS)).copy()
-    cost[:, 0, :] *= _qb_factor(s, idx, np.where(base == 0, QB, -1))[:, None]
-    p3 = pts[:, None, None]
-    move_ok = (((occ_kind == _EMPTY) | (occ_kind == _TACKLE)) & (cost <= p3)) | ((occ_kind == _SWAP) & (p3 >= 2))
-    move_ok = move_ok.reshape(n, 11 * N_DIRECTIONS)
-    legal[~defending, A.MOVE_BASE:A.MOVE_BASE + 11 * N_DIRECTIONS] = move_ok[~defending]
-    legal[defending, A.MOVE_BASE + 11 * N_DIRECTIONS:A.PUSH_BASE] = move_ok[defending]
+    # Moves (rules 13-14): what stands on each target square decides. Empty or the enemy carrier (a
+    # tackle): the step's cost; a weak offensive lineman, for a defender: a swap for 2 points; else blocked.
+    occ = _neighbour_occupants(s, idx, team, squares)
+    open_ = (occ == -1) | (occ == enemy_carrier[:, None, None])
+    speedy = s.special[idx, offence] == A.SPEEDY_QB
+    qb_double = ~defending & ~speedy
+    afford = _AFFORD.take(np.clip(pts, 0, 4).astype(np.intp) * 2 + qb_double, axis=0)
+    move_ok = open_.reshape(n, -1) & afford
+    # Swaps: bit k of ``weak`` (k = 1..5) marks lineman slot k as one this defender may go through. The
+    # occupant, as uint8 capped at 7, picks its bit (empty, 255, and slots 6+ land on the unused bit 7),
+    # so the test is a few byte-wide passes instead of a per-game lookup gather.
+    weak = np.packbits(~s.strong[idx], axis=1, bitorder="little")[:, 0] << 1
+    weak[~(defending & (pts >= 2))] = 0
+    weak &= ~(np.uint8(1) << np.minimum(enemy_carrier.view(np.uint8), 7))  # the enemy carrier is tackled
+    if weak.any():
+        bit = np.minimum(occ.view(np.uint8), 7)
+        move_ok |= ((weak[:, None, None] >> bit) & 1).view(bool).reshape(n, -1)
+    off_field = squares < 0
+    if off_field.any():
+        move_ok &= np.repeat(~off_field, N_DIRECTIONS, axis=1)
+    side = defending.astype(np.intp)
+    _side_block(legal, A.MOVE_BASE, 11 * N_DIRECTIONS)[r, side] = move_ok
 
     # Lead Blocker follow (rule 24).
-    fsq = s.follow_square[idx].astype(np.int64)
-    f = fsq >= 0
-    if f.any():
-        follow_ok = f[:, None] & (DISTANCE[squares, np.maximum(fsq, 0)[:, None]] == 1) & (
-            slots != s.follow_mover[idx][:, None])
-        legal[r[:, None], A.FOLLOW_BASE + slots] = follow_ok
+    fsq = s.follow_square[idx]
+    f = np.flatnonzero(fsq >= 0)
+    if f.size:
+        follow_ok = (DISTANCE[squares[f], fsq[f, None]] == 1) & (slots[f] != s.follow_mover[idx[f], None])
+        _side_block(legal, A.FOLLOW_BASE, 11)[f, side[f]] = follow_ok
 
     # Carrier actions: push, gap, throw (rules 16-18).
-    carrying = (holder >= 0) & (holder_team == team)
-    c = np.flatnonzero(carrying)
+    c = np.flatnonzero(own_carrier)
     if c.size:
         ci = idx[c]
         cteam = team[c]
-        csq = s.ball_square[ci].astype(np.int64)
+        csq = s.ball_square[ci].astype(np.intp)
         cpts = pts[c]
-        carrier = holder[c]
+        carrier = holder[c].astype(np.intp)
         # push
-        push_legal, shove, first = _push_walk(s, ci, cteam, csq, board, c)
-        dirs = np.array(FORWARD_DIRECTIONS)
-        push_cost = _MOVE_COST[dirs][None, :] * _qb_factor(s, ci, carrier)[:, None] * np.where(shove, 2, 1)
+        push_legal, shove, first = _push_walk(s, ci, cteam, csq)
+        push_cost = _MOVE_COST[_FORWARD][None, :] * _qb_factor(s, ci, carrier)[:, None] * np.where(shove, 2, 1)
         push_ok = push_legal & (push_cost <= cpts[:, None])
         rows = np.broadcast_to(c[:, None], first.shape)
         legal[rows[push_ok], A.PUSH_BASE + first[push_ok]] = True
         # gap (offence only: strong linemen are the offence's)
-        offence_carrier = cteam == s.offence[ci]
-        line_sq = s.player_square[ci[:, None], np.arange(1, 6)[None, :]].astype(np.int64)  # [m,5]
+        offence_carrier = ~defending[c]
+        line_sq = s.player_square[ci, 1:6].astype(np.intp)  # [m,5]
         delta_r = SQUARE_ROW[line_sq] - SQUARE_ROW[csq][:, None]
         delta_l = SQUARE_LANE[line_sq] - SQUARE_LANE[csq][:, None]
         forward_r = np.where(cteam == 0, -1, 1)[:, None]
@@ -973,22 +1014,22 @@ def _legal_play(s, idx):
         bl = SQUARE_LANE[line_sq] + delta_l
         beyond_on = (br >= 0) & (br < N_ROWS) & (bl >= 0) & (bl < N_LANES)
         beyond = np.where(beyond_on, br * N_LANES + bl, 0)
-        beyond_free = beyond_on & (s.board[ci[:, None], beyond] < 0)
+        beyond_free = beyond_on & (s.board.reshape(-1).take(beyond + (ci * N_SQUARES)[:, None]) < 0)
         gap_cost = 2 * _gap_cost_per_square(s, ci, carrier)
         gap_ok = offence_carrier[:, None] & s.strong[ci] & beside_forward & beyond_free & (
             gap_cost <= cpts)[:, None]
-        legal[c[:, None], A.GAP_BASE + np.arange(5)[None, :]] = gap_ok
+        legal[c, A.GAP_BASE:A.GAP_BASE + 5] = gap_ok
         # throw
         cslots = slots[c]
         rsq = squares[c]
         kind = _throw_kind(s, ci, cteam[:, None], csq[:, None], rsq)
-        behind_los = FRAME_ROW[cteam, csq] > FRAME_ROW[cteam, s.los_row[ci].astype(np.int64) * N_LANES]
+        behind_los = FRAME_ROW[cteam, csq] > FRAME_ROW[cteam, s.los_row[ci].astype(np.intp) * N_LANES]
         eligible = ~_LINEMAN_SLOT[cslots]
         fwd_ok = (kind == 2) & (offence_carrier & ~s.forward_pass_used[ci] & behind_los & (cpts >= 2))[:, None] & (
             eligible)
         lat_ok = (kind == 1) & (cpts >= 2)[:, None]
         throw_ok = ((kind == 0) | lat_ok | fwd_ok) & (cslots != carrier[:, None])
-        legal[c[:, None], A.THROW_BASE + cslots] = throw_ok
+        _side_block(legal, A.THROW_BASE, 11)[c, side[c]] = throw_ok
     return legal
 
 
