@@ -68,15 +68,15 @@ _NB_ROWS = N_SQUARES + 1
 _NB_SELF = np.zeros((2, _NB_ROWS, N_DIRECTIONS), dtype=np.intp)
 _NB_SELF[:, 1:] = np.where(NEIGHBOUR >= 0, NEIGHBOUR, np.arange(N_SQUARES)[None, :, None])
 _NB_SELF = _NB_SELF.reshape(2 * _NB_ROWS, N_DIRECTIONS)
-# _AFFORD[min(points, 4) * 2 + qb_pays_double] = [11 * 8] bool: the mover can pay that step (rule 13);
-# only slot 0 of the offence (the quarterback) may pay double.
-_AFFORD = np.zeros((5, 2, 11, N_DIRECTIONS), dtype=bool)
-for _p in range(5):
-    for _double in range(2):
-        _cost = np.broadcast_to(_MOVE_COST, (11, N_DIRECTIONS)).copy()
-        _cost[0] *= 1 + _double
-        _AFFORD[_p, _double] = _cost <= _p
-_AFFORD = _AFFORD.reshape(10, 11 * N_DIRECTIONS)
+# _AFFORD[points as uint8 * 2 + qb_pays_double] = [11 * 8] bool: the mover can pay that step (rule 13);
+# only slot 0 of the offence (the quarterback) may pay double. Indexed by the int8 points' byte, so
+# negative points (128-255) afford nothing and any count of 4 or more affords every step.
+_AFFORD = np.zeros((256, 2, 11, N_DIRECTIONS), dtype=bool)
+for _double in range(2):
+    _cost = np.broadcast_to(_MOVE_COST, (11, N_DIRECTIONS)).copy()
+    _cost[0] *= 1 + _double
+    _AFFORD[:128, _double] = _cost[None] <= np.arange(128)[:, None, None]
+_AFFORD = _AFFORD.reshape(512, 11 * N_DIRECTIONS)
 _PUSH_REACH = RAY.shape[-1]
 
 # Field-goal 3-dice target by the LOS row in the offence's frame (rule 21); 99 = out of range.
@@ -403,8 +403,8 @@ def _begin_round(s: State, idx):
     if go.size == 0:
         return
     faces = _chance_draw(s, go, 6, 4, "dice") + 1
-    off = np.sort(faces[:, :2], axis=1)[:, ::-1]
-    dfn = np.sort(faces[:, 2:], axis=1)[:, ::-1]
+    pairs = np.sort(faces.reshape(-1, 2, 2), axis=2)[:, :, ::-1]  # each side's dice, high then low: one sort
+    off, dfn = pairs[:, 0], pairs[:, 1]
     off_pts = np.where(off[:, 0] >= dfn[:, 0], off[:, 0], off[:, 1])
     def_pts = np.where(dfn[:, 0] >= off[:, 0], dfn[:, 0], dfn[:, 1])
     o = s.offence[go].astype(np.int64)
@@ -546,14 +546,15 @@ def _do_move(s, idx, slot, direction):
 
     # Swap through a weak lineman (rule 14).
     w = swap
-    wi, ws, wo, wf, wt = idx[w], slot[w], occupant[w], frm[w], to[w]
-    s.board[wi, wt] = ws
-    s.board[wi, wf] = wo
-    s.player_square[wi, ws] = wt
-    s.player_square[wi, wo] = wf
-    carrier = s.ball_holder[wi] == ws
-    s.ball_square[wi[carrier]] = wt[carrier]
-    _carrier_moved(s, wi)
+    if w.any():
+        wi, ws, wo, wf, wt = idx[w], slot[w], occupant[w], frm[w], to[w]
+        s.board[wi, wt] = ws
+        s.board[wi, wf] = wo
+        s.player_square[wi, ws] = wt
+        s.player_square[wi, wo] = wf
+        carrier = s.ball_holder[wi] == ws
+        s.ball_square[wi[carrier]] = wt[carrier]
+        _carrier_moved(s, wi)
 
     # A plain move; picking up a visible loose ball; Lead Blocker may follow into the square left.
     pi, ps, pf, pt, pteam = idx[plain], slot[plain], frm[plain], to[plain], team[plain]
@@ -649,52 +650,62 @@ def _do_follow(s, idx, slot):
     _carrier_moved(s, idx)
 
 
-def _push_walk(s, idx, team, carrier_square):
-    """The push of rule 16 in each forward direction, walking each line until its first empty square.
+# The squares of each forward line from a carrier: [team * N_SQUARES + square] -> [3, reach], -1 off the
+# grid; a short reach first (almost every push resolves within it), the whole line for the rest.
+_PUSH_SHORT_REACH = 8
+_RAY_FORWARD = {reach: np.ascontiguousarray(RAY[:, :, _FORWARD, :reach]).reshape(2 * N_SQUARES, 3, reach)
+                for reach in (_PUSH_SHORT_REACH, N_ROWS)}
 
-    Returns (legal [n,3], shoves a defender [n,3], slot of the teammate pushed [n,3] or -1). The loop runs
-    over the length of the longest line, not over games.
+
+def _push_walk(s, idx, team, carrier_square, reach=_PUSH_SHORT_REACH):
+    """The push of rule 16 in each forward direction: the line of teammates from the carrier must end on
+    an empty square; one defender may be in it, shoved only by a strong lineman right behind him.
+
+    Returns (legal [n,3], shoves a defender [n,3], slot of the teammate pushed [n,3] or -1), computed from
+    the occupants along each line at once (no walk square by square).
     """
     n = idx.size
-    lines = n * 3
-    game = np.repeat(np.arange(n), 3)
     board = s.board.reshape(-1)
-    board_row = np.repeat(idx * N_SQUARES, 3)
-    direction = np.tile(_FORWARD, n)
-    line_team = team[game]
-    offence = s.offence[idx][game]
-    strong = np.zeros((n, 24), dtype=bool)  # by occupant + 2: a strong lineman of the pushing team
-    strong[:, 3:8] = s.strong[idx] & (team == s.offence[idx])[:, None]
-    strong = strong.ravel()
+    ray = _RAY_FORWARD[reach].take(team * N_SQUARES + carrier_square, axis=0).reshape(n * 3, reach)
+    row = np.repeat(idx * N_SQUARES, 3)
 
-    def occupant(square, rows):
+    def occupants(squares, rows):
         # off the grid (-1) reads as a wall (-2); the gather there is harmless and discarded
-        return np.where(square >= 0, board[rows + square], -2).astype(np.intp)
+        return np.where(squares >= 0, board.take(squares + rows), -2).astype(np.intp)
 
-    cur = NEIGHBOUR[line_team, carrier_square[game], direction].astype(np.intp)
-    first = occupant(cur, board_row)
-    first_team = np.where(first < 11, offence, 1 - offence)
-    teammate_first = (first >= 0) & (first_team == line_team)
-    legal = np.zeros(lines, dtype=bool)
-    shove = np.zeros(lines, dtype=bool)
-    act = np.flatnonzero(teammate_first)
-    prev = first.copy()
-    for _ in range(N_ROWS):
-        if act.size == 0:
-            break
-        nxt = NEIGHBOUR[line_team[act], cur[act], direction[act]].astype(np.intp)
-        occ = occupant(nxt, board_row[act])
-        empty = occ == -1
-        legal[act[empty]] = True
-        opp = (occ >= 0) & (np.where(occ < 11, offence[act], 1 - offence[act]) != line_team[act])
-        # one defender, shoved only by a strong lineman right behind him; a second one stops the push
-        opp_ok = opp & ~shove[act] & strong[game[act] * 24 + prev[act] + 2]
-        shove[act[opp_ok]] = True
-        cont = (occ >= 0) & (~opp | opp_ok)
-        prev[act] = occ
-        cur[act] = nxt
-        act = act[cont]
-    return legal.reshape(n, 3), shove.reshape(n, 3), np.where(teammate_first, first, -1).reshape(n, 3)
+    attacking = np.repeat(team == s.offence[idx], 3)  # the pushing team is the offence (slots 0-10)
+    first = occupants(ray[:, 0], row)
+    teammate_first = (first >= 0) & ((first < 11) == attacking)
+    legal = np.zeros(n * 3, dtype=bool)
+    shove = np.zeros(n * 3, dtype=bool)
+    lines = np.flatnonzero(teammate_first)
+    if lines.size:
+        m = lines.size
+        occ = occupants(ray[lines], row[lines, None])  # [m, reach]
+        # The line stops at the first square past the first that is not a teammate (k1); a defender there
+        # shoved by a strong lineman of the offence right behind him lets it run on to the next (k2).
+        stop = (occ < 0) | ((occ < 11) != attacking[lines, None])
+        stop[:, 0] = False
+        base = np.arange(m) * reach
+        k1 = stop.argmax(axis=1)
+        found1 = stop.ravel()[base + k1]
+        at1 = occ.ravel()[base + k1]
+        behind = occ.ravel()[base + k1 - 1]
+        game = lines // 3
+        strong = s.strong[idx[game], np.clip(behind - 1, 0, 4)] & (behind >= 1) & (behind <= 5)
+        shove[lines] = line_shove = found1 & (at1 >= 0) & strong & attacking[lines]
+        after = stop & (np.arange(reach) > k1[:, None])
+        k2 = after.argmax(axis=1)
+        found2 = after.ravel()[base + k2]
+        at2 = occ.ravel()[base + k2]
+        legal[lines] = found1 & ((at1 == -1) | (line_shove & found2 & (at2 == -1)))
+        unresolved = ~found1 | (line_shove & ~found2)
+        if unresolved.any() and reach < N_ROWS:  # a line longer than the short reach: see it whole
+            u = np.unique(game[unresolved])
+            lu, su, _ = _push_walk(s, idx[u], team[u], carrier_square[u], N_ROWS)
+            legal.reshape(n, 3)[u], shove.reshape(n, 3)[u] = lu, su
+    first = np.where(teammate_first, first, -1)
+    return legal.reshape(n, 3), shove.reshape(n, 3), first.reshape(n, 3)
 
 
 def _do_push(s, idx, slot):
@@ -739,14 +750,45 @@ def _gap_cost_per_square(s, idx, carrier):
     return np.where((carrier == QB) & ~speedy, 3, 2)
 
 
+def _throw_kind_table():
+    """THROW_KIND[team, thrower + 1, receiver + 1]: 0 handoff, 1 lateral, 2 forward pass (rule 18).
+
+    Squares are shifted by one so that -1 (numpy's last square, as the row and distance tables read it)
+    has a row of its own; one gather then replaces two table lookups and their arithmetic.
+    """
+    sq = np.arange(-1, N_SQUARES)
+    forward = FRAME_ROW[:, sq][:, None, :] < FRAME_ROW[:, sq][:, :, None]
+    adjacent = DISTANCE[sq[:, None], sq[None, :]] == 1
+    return np.where(forward, 2, np.where(adjacent, 0, 1)[None]).astype(np.int8).reshape(-1)
+
+
+_THROW_KIND = _throw_kind_table()
+
+
+def _gap_beyond_table():
+    """GAP_BEYOND[team, carrier + 1, lineman + 1]: the square a gap run past that lineman lands on (rule
+    17), -1 unless the lineman stands just ahead of the carrier (straight or diagonal, in the team's
+    forward direction) with that square on the grid. Squares shifted by one as in _THROW_KIND."""
+    sq = np.arange(-1, N_SQUARES)
+    row, lane = SQUARE_ROW[sq], SQUARE_LANE[sq]
+    d_row = row[None, :] - row[:, None]  # [carrier, lineman]
+    d_lane = lane[None, :] - lane[:, None]
+    beyond_row, beyond_lane = row[None, :] + d_row, lane[None, :] + d_lane
+    on = (beyond_row >= 0) & (beyond_row < N_ROWS) & (beyond_lane >= 0) & (beyond_lane < N_LANES)
+    table = np.full((2,) + d_row.shape, -1, dtype=np.int16)
+    for team, forward in ((0, -1), (1, 1)):
+        ok = on & (d_row == forward) & (np.abs(d_lane) <= 1)
+        table[team][ok] = (beyond_row * N_LANES + beyond_lane)[ok]
+    return table.reshape(-1)
+
+
+_GAP_BEYOND = _gap_beyond_table()
+
+
 def _throw_kind(s, idx, team, thrower_square, receiver_square):
     """0 handoff, 1 lateral, 2 forward pass (rule 18)."""
-    # rows and lanes instead of 2-d table gathers: forward is up the rows for team two, down for team one
-    d_row = SQUARE_ROW[receiver_square] - SQUARE_ROW[thrower_square]
-    d_lane = SQUARE_LANE[receiver_square] - SQUARE_LANE[thrower_square]
-    forward = d_row * (1 - 2 * np.asarray(team)) < 0
-    adjacent = np.maximum(np.abs(d_row), np.abs(d_lane)) == 1
-    return np.where(forward, 2, np.where(adjacent, 0, 1))
+    row = (np.asarray(team) * (N_SQUARES + 1) + thrower_square + 1) * (N_SQUARES + 1)
+    return _THROW_KIND.take(row + receiver_square + 1)
 
 
 def pass_dice(s: State, idx, receiver_slot):
@@ -813,25 +855,27 @@ def _do_throw(s, idx, slot):
 
     # Handoff: free; a backward one banks a point (rule 18).
     h = kind == 0
-    hi = idx[h]
-    back = FRAME_ROW[team[h], rsq[h]] > FRAME_ROW[team[h], tsq[h]]
-    s.points[hi[back], team[h][back]] = np.minimum(8, s.points[hi[back], team[h][back]] + 1)
-    _gain_possession(s, hi, slot[h])
+    if h.any():  # the blocks below skip kinds of throw that are absent
+        hi = idx[h]
+        back = FRAME_ROW[team[h], rsq[h]] > FRAME_ROW[team[h], tsq[h]]
+        s.points[hi[back], team[h][back]] = np.minimum(8, s.points[hi[back], team[h][back]] + 1)
+        _gain_possession(s, hi, slot[h])
 
     # Lateral: 2 points; 99/100 behind the LOS row, 19/20 past it; a drop is a fumble at the receiver.
     lat = kind == 1
-    li, lteam, lslot, ltsq, lrsq = idx[lat], team[lat], slot[lat], tsq[lat], rsq[lat]
-    s.points[li, lteam] -= 2
-    behind = FRAME_ROW[lteam, ltsq] > FRAME_ROW[lteam, s.los_row[li].astype(np.int64) * N_LANES]
-    roll = _chance_draw(s, li, 100, 1, "lateral")[:, 0]
-    dropped = np.where(behind, roll == 0, roll < 5)
-    fumbled = np.zeros(li.size, dtype=bool)
-    d = li[dropped]
-    if d.size:
-        fumbled[dropped] = _start_fumble(s, d, lrsq[dropped], 1 - lteam[dropped], lteam[dropped], lteam[dropped])
-        s.points[li[fumbled], lteam[fumbled]] = 0  # the throwing side loses its remaining points
-    caught = ~fumbled
-    _gain_possession(s, li[caught], lslot[caught])
+    if lat.any():
+        li, lteam, lslot, ltsq, lrsq = idx[lat], team[lat], slot[lat], tsq[lat], rsq[lat]
+        s.points[li, lteam] -= 2
+        behind = FRAME_ROW[lteam, ltsq] > FRAME_ROW[lteam, s.los_row[li].astype(np.int64) * N_LANES]
+        roll = _chance_draw(s, li, 100, 1, "lateral")[:, 0]
+        dropped = np.where(behind, roll == 0, roll < 5)
+        fumbled = np.zeros(li.size, dtype=bool)
+        d = li[dropped]
+        if d.size:
+            fumbled[dropped] = _start_fumble(s, d, lrsq[dropped], 1 - lteam[dropped], lteam[dropped], lteam[dropped])
+            s.points[li[fumbled], lteam[fumbled]] = 0  # the throwing side loses its remaining points
+        caught = ~fumbled
+        _gain_possession(s, li[caught], lslot[caught])
 
     # Forward pass: 2 points, spent either way; the dice contest; 1 in 15 (10) of failures picked off.
     f = kind == 2
@@ -965,7 +1009,7 @@ def _legal_play(s, idx):
     open_ = (occ == -1) | (occ == enemy_carrier[:, None, None])
     speedy = s.special[idx, offence] == A.SPEEDY_QB
     qb_double = ~defending & ~speedy
-    afford = _AFFORD.take(np.clip(pts, 0, 4).astype(np.intp) * 2 + qb_double, axis=0)
+    afford = _AFFORD.take(pts.astype(np.uint8).astype(np.intp) * 2 + qb_double, axis=0)
     move_ok = open_.reshape(n, -1) & afford
     # Swaps: bit k of ``weak`` (k = 1..5) marks lineman slot k as one this defender may go through. The
     # occupant, as uint8 capped at 7, picks its bit (empty, 255, and slots 6+ land on the unused bit 7),
@@ -1000,23 +1044,16 @@ def _legal_play(s, idx):
         # push
         push_legal, shove, first = _push_walk(s, ci, cteam, csq)
         push_cost = _MOVE_COST[_FORWARD][None, :] * _qb_factor(s, ci, carrier)[:, None] * np.where(shove, 2, 1)
-        push_ok = push_legal & (push_cost <= cpts[:, None])
-        rows = np.broadcast_to(c[:, None], first.shape)
-        legal[rows[push_ok], A.PUSH_BASE + first[push_ok]] = True
+        pushing, j = np.nonzero(push_legal & (push_cost <= cpts[:, None]))
+        legal[c[pushing], A.PUSH_BASE + first[pushing, j]] = True
         # gap (offence only: strong linemen are the offence's)
         offence_carrier = ~defending[c]
         line_sq = s.player_square[ci, 1:6].astype(np.intp)  # [m,5]
-        delta_r = SQUARE_ROW[line_sq] - SQUARE_ROW[csq][:, None]
-        delta_l = SQUARE_LANE[line_sq] - SQUARE_LANE[csq][:, None]
-        forward_r = np.where(cteam == 0, -1, 1)[:, None]
-        beside_forward = (delta_r == forward_r) & (np.abs(delta_l) <= 1)
-        br = SQUARE_ROW[line_sq] + delta_r
-        bl = SQUARE_LANE[line_sq] + delta_l
-        beyond_on = (br >= 0) & (br < N_ROWS) & (bl >= 0) & (bl < N_LANES)
-        beyond = np.where(beyond_on, br * N_LANES + bl, 0)
-        beyond_free = beyond_on & (s.board.reshape(-1).take(beyond + (ci * N_SQUARES)[:, None]) < 0)
+        beyond = _GAP_BEYOND.take(((cteam * (N_SQUARES + 1) + csq + 1) * (N_SQUARES + 1))[:, None] + line_sq + 1)
+        # where there is no landing square (-1) the gather is harmless and discarded
+        beyond_free = (beyond >= 0) & (s.board.reshape(-1).take(beyond + (ci * N_SQUARES)[:, None]) < 0)
         gap_cost = 2 * _gap_cost_per_square(s, ci, carrier)
-        gap_ok = offence_carrier[:, None] & s.strong[ci] & beside_forward & beyond_free & (
+        gap_ok = offence_carrier[:, None] & s.strong[ci] & beyond_free & (
             gap_cost <= cpts)[:, None]
         legal[c, A.GAP_BASE:A.GAP_BASE + 5] = gap_ok
         # throw
@@ -1054,16 +1091,19 @@ def _refresh(s: State, idx, config):
     global _CONFIG
     _CONFIG = config
     _compute_legal(s, idx)
+    check = idx
     for _ in range(10_000):
-        phase = s.phase[idx]
-        only_end = ((phase == PLAY) | (phase == SCRAMBLE)) & ~s.legal[idx, 1:].any(axis=1)
-        auto = idx[only_end]
+        rows = _rows(s, check)
+        phase = s.phase[rows]
+        only_end = ((phase == PLAY) | (phase == SCRAMBLE)) & ~s.legal[rows, 1:].any(axis=1)
+        auto = check[only_end]
         if auto.size == 0:
             break
         scramble = s.phase[auto] == SCRAMBLE
         _scramble_step_done(s, auto[scramble])
         _end_turn(s, auto[~scramble])
         _compute_legal(s, auto)
+        check = auto  # the other games are unchanged: their masks already offer more than End turn
     over = idx[(s.phase[idx] == GAME_OVER)]
     s.legal[over] = False
 
@@ -1080,7 +1120,7 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
     actions = np.asarray(actions)
     if actions.ndim == 0:
         actions = np.full(state.batch_size, actions)
-    if actions.shape != (state.batch_size,) or not np.issubdtype(actions.dtype, np.integer):
+    if actions.shape != (state.batch_size,) or actions.dtype.kind not in "iu":
         raise ValueError(f"actions must be ints of shape ({state.batch_size},), got {actions.dtype} {actions.shape}")
     stepping = ~state.terminated & ~state.truncated
     if active is not None:
@@ -1088,7 +1128,7 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
     live = np.flatnonzero(stepping)
     a = actions[live].astype(np.int64)
     in_space = (a >= 0) & (a < A.NUM_ACTIONS)
-    ok = in_space & state.legal[live, np.clip(a, 0, A.NUM_ACTIONS - 1)]
+    ok = in_space & state.legal[live, np.where(in_space, a, 0)]
     if not ok.all():
         bad = int(np.flatnonzero(~ok)[0])
         _raise_illegal(state, int(live[bad]), int(a[bad]))
@@ -1130,7 +1170,10 @@ def _apply(s, idx, a):
     kind = A.ACTION_KIND[a]
     arg = A.ACTION_ARG[a].astype(np.int64)
     s.follow_square[idx[kind != A.KIND_FOLLOW]] = -1  # a Lead Blocker follow must come straight after the move
-    for k in np.unique(kind):
+    if idx.size == 1:  # one game (an env's step): no grouping by kind
+        _HANDLERS[int(kind[0])](s, idx, arg, a)
+        return
+    for k in np.flatnonzero(np.bincount(kind, minlength=len(_HANDLERS))):  # kinds present, in order
         m = kind == k
         _HANDLERS[k](s, idx[m], arg[m], a[m])
 
