@@ -113,9 +113,14 @@ def _move_player(s: State, idx, slot, to_square):
     s.ball_square[idx[carrying]] = to_square[carrying]
 
 
-def _qb_factor(s: State, idx, slot):
-    """The quarterback pays double unless his team has Speedy QB (rule 13)."""
-    speedy = s.special[idx, s.offence[idx]] == A.SPEEDY_QB
+def _speedy_qb(s: State, idx):
+    return s.special[idx, s.offence[idx]] == A.SPEEDY_QB
+
+
+def _qb_factor(s: State, idx, slot, speedy=None):
+    """The quarterback pays double unless his team has Speedy QB (rule 13). ``speedy``: _speedy_qb, when
+    the caller has it already."""
+    speedy = _speedy_qb(s, idx) if speedy is None else speedy
     return np.where((slot == QB) & ~speedy, 2, 1)
 
 
@@ -178,7 +183,7 @@ def _start_down(s: State, idx):
 def _spot(s, idx, square):
     """Put the next snap at ``square``'s row, the ball's lane moved into the hash band (rule 5)."""
     s.los_row[idx] = SQUARE_ROW[square]
-    s.los_lane[idx] = np.clip(SQUARE_LANE[square], HASH_BAND[0], HASH_BAND[-1])
+    s.los_lane[idx] = np.minimum(np.maximum(SQUARE_LANE[square], HASH_BAND[0]), HASH_BAND[-1])
 
 
 def _new_series(s: State, idx, team, square):
@@ -529,10 +534,11 @@ def _do_move(s, idx, slot, direction):
     occupant = s.board[idx, to].astype(np.int64)
 
     scramble = s.phase[idx] == SCRAMBLE
-    _blind_step(s, idx[scramble], slot[scramble], to[scramble])
-    keep = ~scramble
-    idx, team, slot, frm, to, occupant, direction = (
-        idx[keep], team[keep], slot[keep], frm[keep], to[keep], occupant[keep], direction[keep])
+    if scramble.any():  # (the subsets below are skipped when they would be everything or nothing)
+        _blind_step(s, idx[scramble], slot[scramble], to[scramble])
+        keep = ~scramble
+        idx, team, slot, frm, to, occupant, direction = (
+            idx[keep], team[keep], slot[keep], frm[keep], to[keep], occupant[keep], direction[keep])
 
     holder = s.ball_holder[idx].astype(np.int64)
     tackle = (occupant >= 0) & (occupant == holder)
@@ -557,7 +563,10 @@ def _do_move(s, idx, slot, direction):
         _carrier_moved(s, wi)
 
     # A plain move; picking up a visible loose ball; Lead Blocker may follow into the square left.
-    pi, ps, pf, pt, pteam = idx[plain], slot[plain], frm[plain], to[plain], team[plain]
+    if plain.all():
+        pi, ps, pf, pt, pteam = idx, slot, frm, to, team
+    else:
+        pi, ps, pf, pt, pteam = idx[plain], slot[plain], frm[plain], to[plain], team[plain]
     _move_player(s, pi, ps, pt)
     pickup = (s.ball_holder[pi] < 0) & (s.ball_square[pi] == pt)
     _gain_possession(s, pi[pickup], ps[pickup], recovery=True)
@@ -678,7 +687,7 @@ def _push_walk(s, idx, team, carrier_square, reach=_PUSH_SHORT_REACH):
     teammate_first = (first >= 0) & ((first < 11) == attacking)
     legal = np.zeros(n * 3, dtype=bool)
     shove = np.zeros(n * 3, dtype=bool)
-    lines = np.flatnonzero(teammate_first)
+    lines = teammate_first.nonzero()[0]
     if lines.size:
         m = lines.size
         occ = occupants(ray[lines], row[lines, None])  # [m, reach]
@@ -692,7 +701,7 @@ def _push_walk(s, idx, team, carrier_square, reach=_PUSH_SHORT_REACH):
         at1 = occ.ravel()[base + k1]
         behind = occ.ravel()[base + k1 - 1]
         game = lines // 3
-        strong = s.strong[idx[game], np.clip(behind - 1, 0, 4)] & (behind >= 1) & (behind <= 5)
+        strong = s.strong[idx[game], np.minimum(np.maximum(behind - 1, 0), 4)] & (behind >= 1) & (behind <= 5)
         shove[lines] = line_shove = found1 & (at1 >= 0) & strong & attacking[lines]
         after = stop & (np.arange(reach) > k1[:, None])
         k2 = after.argmax(axis=1)
@@ -745,9 +754,8 @@ def _do_gap(s, idx, slot):
     _carrier_moved(s, idx)
 
 
-def _gap_cost_per_square(s, idx, carrier):
-    speedy = s.special[idx, s.offence[idx]] == A.SPEEDY_QB
-    return np.where((carrier == QB) & ~speedy, 3, 2)
+def _gap_cost_per_square(s, idx, carrier, speedy=None):
+    return _qb_factor(s, idx, carrier, speedy) + 1  # 2 a square, 3 for a quarterback without Speedy QB
 
 
 def _throw_kind_table():
@@ -929,7 +937,7 @@ def _compute_legal(s: State, idx):
         return
     phase = s.phase[idx]
     cfg = _CONFIG
-    p = np.flatnonzero(phase == PLAY)
+    p = (phase == PLAY).nonzero()[0]
     if p.size == idx.size:  # every game in play (the common case at small batch): no assembly needed
         s.legal[_rows(s, idx)] = _legal_play(s, idx)
         return
@@ -940,14 +948,14 @@ def _compute_legal(s: State, idx):
     legal[phase == OFFENCE_FORMATION, A.OFFENCE_FORMATION_BASE:A.DEFENCE_FORMATION_BASE] = True
     legal[phase == DEFENCE_FORMATION, A.DEFENCE_FORMATION_BASE:A.SPECIAL_BASE] = True
 
-    k = np.flatnonzero(phase == KICK_DECISION)
+    k = (phase == KICK_DECISION).nonzero()[0]
     if k.size:
         fg, punt = _kick_available(s, idx[k])
         legal[k, A.PLAY_ON] = True
         legal[k, A.FIELD_GOAL] = fg
         legal[k, A.PUNT_BASE:A.PUNT_BASE + cfg.longest_punt] = punt[:, None]
 
-    b = np.flatnonzero(phase == SCRAMBLE)
+    b = (phase == SCRAMBLE).nonzero()[0]
     if b.size:
         legal[b] = _legal_scramble(s, idx[b])
     s.legal[_rows(s, idx)] = legal
@@ -975,8 +983,7 @@ def _side_block(legal, base, width):
     """[n, 2, width] view of the ids ``base + side * width + k`` of a fresh (contiguous) mask: per-slot
     actions of the offence's slots ([:, 0]) and the defence's ([:, 1]), so that a side's rows are written
     with one row scatter instead of a gather of 2-d fancy indices."""
-    return np.ndarray((legal.shape[0], 2, width), dtype=bool, buffer=legal, offset=base,
-                      strides=(legal.shape[1], width, 1))
+    return legal[:, base:base + 2 * width].reshape(legal.shape[0], 2, width)  # splits a contiguous axis: a view
 
 
 def _legal_scramble(s, idx):
@@ -995,7 +1002,6 @@ def _legal_play(s, idx):
     legal[:, A.END_TURN] = True
     team, defending, slots, squares = _acting_squares(s, idx)
     r = np.arange(n)
-    offence = s.offence[idx]
     pts = s.points[idx, team]
     holder = s.ball_holder[idx]
     has_ball = holder >= 0
@@ -1007,17 +1013,18 @@ def _legal_play(s, idx):
     # tackle): the step's cost; a weak offensive lineman, for a defender: a swap for 2 points; else blocked.
     occ = _neighbour_occupants(s, idx, team, squares)
     open_ = (occ == -1) | (occ == enemy_carrier[:, None, None])
-    speedy = s.special[idx, offence] == A.SPEEDY_QB
+    speedy = _speedy_qb(s, idx)
     qb_double = ~defending & ~speedy
     afford = _AFFORD.take(pts.astype(np.uint8).astype(np.intp) * 2 + qb_double, axis=0)
     move_ok = open_.reshape(n, -1) & afford
     # Swaps: bit k of ``weak`` (k = 1..5) marks lineman slot k as one this defender may go through. The
     # occupant, as uint8 capped at 7, picks its bit (empty, 255, and slots 6+ land on the unused bit 7),
     # so the test is a few byte-wide passes instead of a per-game lookup gather.
-    weak = np.packbits(~s.strong[idx], axis=1, bitorder="little")[:, 0] << 1
-    weak[~(defending & (pts >= 2))] = 0
-    weak &= ~(np.uint8(1) << np.minimum(enemy_carrier.view(np.uint8), 7))  # the enemy carrier is tackled
-    if weak.any():
+    swap_games = defending & (pts >= 2)
+    if swap_games.any():
+        weak = np.packbits(~s.strong[idx], axis=1, bitorder="little")[:, 0] << 1
+        weak[~swap_games] = 0
+        weak &= ~(np.uint8(1) << np.minimum(enemy_carrier.view(np.uint8), 7))  # the enemy carrier is tackled
         bit = np.minimum(occ.view(np.uint8), 7)
         move_ok |= ((weak[:, None, None] >> bit) & 1).view(bool).reshape(n, -1)
     off_field = squares < 0
@@ -1028,13 +1035,13 @@ def _legal_play(s, idx):
 
     # Lead Blocker follow (rule 24).
     fsq = s.follow_square[idx]
-    f = np.flatnonzero(fsq >= 0)
+    f = (fsq >= 0).nonzero()[0]
     if f.size:
         follow_ok = (DISTANCE[squares[f], fsq[f, None]] == 1) & (slots[f] != s.follow_mover[idx[f], None])
         _side_block(legal, A.FOLLOW_BASE, 11)[f, side[f]] = follow_ok
 
     # Carrier actions: push, gap, throw (rules 16-18).
-    c = np.flatnonzero(own_carrier)
+    c = own_carrier.nonzero()[0]
     if c.size:
         ci = idx[c]
         cteam = team[c]
@@ -1043,19 +1050,21 @@ def _legal_play(s, idx):
         carrier = holder[c].astype(np.intp)
         # push
         push_legal, shove, first = _push_walk(s, ci, cteam, csq)
-        push_cost = _MOVE_COST[_FORWARD][None, :] * _qb_factor(s, ci, carrier)[:, None] * np.where(shove, 2, 1)
+        push_cost = _MOVE_COST[_FORWARD][None, :] * _qb_factor(s, ci, carrier, speedy[c])[:, None] * np.where(shove, 2, 1)
         pushing, j = np.nonzero(push_legal & (push_cost <= cpts[:, None]))
         legal[c[pushing], A.PUSH_BASE + first[pushing, j]] = True
-        # gap (offence only: strong linemen are the offence's)
+        # gap (offence only: strong linemen are the offence's), at 4 points or more
         offence_carrier = ~defending[c]
-        line_sq = s.player_square[ci, 1:6].astype(np.intp)  # [m,5]
-        beyond = _GAP_BEYOND.take(((cteam * (N_SQUARES + 1) + csq + 1) * (N_SQUARES + 1))[:, None] + line_sq + 1)
-        # where there is no landing square (-1) the gather is harmless and discarded
-        beyond_free = (beyond >= 0) & (s.board.reshape(-1).take(beyond + (ci * N_SQUARES)[:, None]) < 0)
-        gap_cost = 2 * _gap_cost_per_square(s, ci, carrier)
-        gap_ok = offence_carrier[:, None] & s.strong[ci] & beyond_free & (
-            gap_cost <= cpts)[:, None]
-        legal[c, A.GAP_BASE:A.GAP_BASE + 5] = gap_ok
+        gap_cost = 2 * _gap_cost_per_square(s, ci, carrier, speedy[c])
+        g = (offence_carrier & (gap_cost <= cpts)).nonzero()[0]
+        if g.size:
+            gi = ci[g]
+            line_sq = s.player_square[gi, 1:6].astype(np.intp)  # [m,5]
+            beyond = _GAP_BEYOND.take(((cteam[g] * (N_SQUARES + 1) + csq[g] + 1) * (N_SQUARES + 1))[:, None]
+                                      + line_sq + 1)
+            # where there is no landing square (-1) the gather is harmless and discarded
+            beyond_free = (beyond >= 0) & (s.board.reshape(-1).take(beyond + (gi * N_SQUARES)[:, None]) < 0)
+            legal[c[g], A.GAP_BASE:A.GAP_BASE + 5] = s.strong[gi] & beyond_free
         # throw
         cslots = slots[c]
         rsq = squares[c]
@@ -1125,7 +1134,7 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
     stepping = ~state.terminated & ~state.truncated
     if active is not None:
         stepping &= np.asarray(active, dtype=bool)
-    live = np.flatnonzero(stepping)
+    live = stepping.nonzero()[0]
     a = actions[live].astype(np.int64)
     in_space = (a >= 0) & (a < A.NUM_ACTIONS)
     ok = in_space & state.legal[live, np.where(in_space, a, 0)]
@@ -1173,7 +1182,7 @@ def _apply(s, idx, a):
     if idx.size == 1:  # one game (an env's step): no grouping by kind
         _HANDLERS[int(kind[0])](s, idx, arg, a)
         return
-    for k in np.flatnonzero(np.bincount(kind, minlength=len(_HANDLERS))):  # kinds present, in order
+    for k in np.bincount(kind, minlength=len(_HANDLERS)).nonzero()[0]:  # kinds present, in order
         m = kind == k
         _HANDLERS[k](s, idx[m], arg[m], a[m])
 
