@@ -21,13 +21,16 @@ def random_legal_actions(rng: np.random.Generator, legal: np.ndarray) -> np.ndar
     """A uniformly random legal action in each game: the k-th of its legal ids, k drawn per game.
 
     Cheaper than drawing a random number per id and taking the row maximum, so the benchmark's agent
-    costs little next to the engine. A game with no legal action gets some id; finished games ignore it.
+    costs little next to the engine. A game with no legal action (finished) gets 0, which it ignores.
     """
-    count = legal.sum(axis=1)
+    n, width = legal.shape
     ids = np.flatnonzero(legal)  # row-major: each game's legal ids, in order
-    start = np.cumsum(count) - count
-    pick = np.minimum(start + (rng.random(count.size) * count).astype(np.int64), max(ids.size - 1, 0))
-    return ids[pick] - np.arange(legal.shape[0]) * legal.shape[1]
+    if ids.size == 0:
+        return np.zeros(n, dtype=np.int64)
+    start = np.searchsorted(ids, np.arange(n + 1) * width)  # where each game's ids begin
+    count = np.diff(start)
+    pick = np.minimum(start[:-1] + (rng.random(n) * count).astype(np.int64), ids.size - 1)
+    return np.where(count > 0, ids[pick] - np.arange(n) * width, 0)
 
 
 def measure(batch: int, seconds: float, seed: int = 0) -> float:
