@@ -664,6 +664,7 @@ def _do_follow(s, idx, slot):
 _PUSH_SHORT_REACH = 8
 _RAY_FORWARD = {reach: np.ascontiguousarray(RAY[:, :, _FORWARD, :reach]).reshape(2 * N_SQUARES, 3, reach)
                 for reach in (_PUSH_SHORT_REACH, N_ROWS)}
+_RAY_FORWARD_FIRST = np.ascontiguousarray(RAY[:, :, _FORWARD, 0]).reshape(-1)  # each line's first square
 
 
 def _push_walk(s, idx, team, carrier_square, reach=_PUSH_SHORT_REACH):
@@ -675,7 +676,9 @@ def _push_walk(s, idx, team, carrier_square, reach=_PUSH_SHORT_REACH):
     """
     n = idx.size
     board = s.board.reshape(-1)
-    ray = _RAY_FORWARD[reach].take(team * N_SQUARES + carrier_square, axis=0).reshape(n * 3, reach)
+    # the lines' first squares for every carrier; whole lines only for those that start with a teammate
+    line_key = ((team * N_SQUARES + carrier_square) * 3)[:, None] + np.arange(3)
+    rays = _RAY_FORWARD[reach].reshape(-1, reach)
     row = np.repeat(idx * N_SQUARES, 3)
 
     def occupants(squares, rows):
@@ -683,14 +686,14 @@ def _push_walk(s, idx, team, carrier_square, reach=_PUSH_SHORT_REACH):
         return np.where(squares >= 0, board.take(squares + rows), -2).astype(np.intp)
 
     attacking = np.repeat(team == s.offence[idx], 3)  # the pushing team is the offence (slots 0-10)
-    first = occupants(ray[:, 0], row)
+    first = occupants(_RAY_FORWARD_FIRST.take(line_key.reshape(-1)), row)
     teammate_first = (first >= 0) & ((first < 11) == attacking)
     legal = np.zeros(n * 3, dtype=bool)
     shove = np.zeros(n * 3, dtype=bool)
     lines = teammate_first.nonzero()[0]
     if lines.size:
         m = lines.size
-        occ = occupants(ray[lines], row[lines, None])  # [m, reach]
+        occ = occupants(rays.take(line_key.reshape(-1)[lines], axis=0), row[lines, None])  # [m, reach]
         # The line stops at the first square past the first that is not a teammate (k1); a defender there
         # shoved by a strong lineman of the offence right behind him lets it run on to the next (k2).
         stop = (occ < 0) | ((occ < 11) != attacking[lines, None])
