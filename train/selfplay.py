@@ -41,7 +41,9 @@ from train.export import ON_OFFENCE_INDEX, actor_layers, export_onnx, to_bot
 class TrainConfig:
     """Settings of a training run. Units: steps are learner actions summed over the batch of games.
 
-    minutes: wall-clock budget for the PPO rounds (imitation and evaluation come on top).
+    minutes: wall-clock budget from the start of the job to the end of the last PPO round, the imitation
+        warm start included (a slow machine gets fewer rounds, not a longer job; at least one round runs);
+        export and evaluation come on top (about 2 minutes).
     imitation_games: heuristic-vs-heuristic games recorded for the warm start (0 skips it).
     imitation_epochs: passes over those samples.
     num_envs: games per drive environment batch (large batches amortise the opponent's turns, which run
@@ -54,7 +56,7 @@ class TrainConfig:
     """
 
     seed: int = 0
-    minutes: float = 20.0
+    minutes: float = 25.0
     imitation_games: int = 512
     imitation_epochs: int = 6
     imitation_lr: float = 1e-3
@@ -70,7 +72,7 @@ class TrainConfig:
     net_arch: tuple[int, ...] = (256, 256)
     round_steps: int = 65_536
     pool_size: int = 4
-    heuristic_share: float = 0.5
+    heuristic_share: float = 0.7
     start: str = "random"
     field_position_weight: float = 0.5
     eval_games: int = 400
@@ -282,19 +284,20 @@ def train(cfg: TrainConfig, log=print) -> dict:
             log(f"imitation: {side} fitted to {int(rows.sum()):,} heuristic moves, accuracy {accuracy:.1%}")
         log(f"imitation took {time.perf_counter() - t0:.0f} s")
 
-    deadline = time.perf_counter() + cfg.minutes * 60
+    deadline = started + cfg.minutes * 60
     rounds = 0
     from tqdm import tqdm
 
     # the bar runs over the time budget (seconds); its postfix shows live drive rewards and steps
     with tqdm(total=int(cfg.minutes * 60), unit="s", desc="self-play", disable=not cfg.progress_bar) as bar:
-        while time.perf_counter() < deadline:
+        bar.update(min(bar.total, int(time.perf_counter() - started)))
+        while rounds == 0 or time.perf_counter() < deadline:  # at least one round, however slow the start
             for side, pool in (("offence", offence_pool), ("defence", defence_pool)):
                 models[side].learn(cfg.round_steps, reset_num_timesteps=False, tb_log_name=side)
                 pool.add(snapshot_agent(models[side].policy, f"{side}-{rounds}"), cfg.pool_size)
                 models[side].save(checkpoints[side])
             rounds += 1
-            bar.n = min(bar.total, int(time.perf_counter() - (deadline - cfg.minutes * 60)))
+            bar.n = min(bar.total, int(time.perf_counter() - started))
             bar.set_postfix(_figures(models, rounds))
             if not cfg.progress_bar:
                 log(" | ".join(f"{k} {v}" for k, v in _figures(models, rounds).items()))
