@@ -108,3 +108,20 @@ def test_train_config_rejects_bad_values():
         TrainConfig(heuristic_share=1.5)
     with pytest.raises(ValueError, match="target_score"):
         TrainConfig(game={"target_score": 0})
+
+
+def test_evaluate_command_measures_the_default_level_and_every_level(capsys):
+    from agents.bot import DEFAULT_LEVEL, LEVELS
+    from agents.play import SHIPPED_BOT
+    from train.evaluate import main
+
+    baseline = main([str(SHIPPED_BOT), "--games", "4", "--seed", "3"])
+    assert [row["opponent"] for row in baseline["rows"]] == ["random", "heuristic"]
+    assert all(row["temperature"] == LEVELS[DEFAULT_LEVEL] for row in baseline["rows"])
+    assert all(row["wins"] + row["losses"] + row["truncated"] == 4 for row in baseline["rows"])
+    levels = main([str(SHIPPED_BOT), "--games", "4", "--seed", "3", "--levels"])
+    assert [(row["level"], row["temperature"]) for row in levels["rows"]] == list(LEVELS.items())
+    printed = capsys.readouterr().out
+    assert "| level | temperature |" in printed and f"| heuristic | {LEVELS[DEFAULT_LEVEL]:g} | 4 |" in printed
+    with pytest.raises(SystemExit):
+        main([str(SHIPPED_BOT), "--games", "0"])

@@ -331,18 +331,18 @@ def _figures(models, rounds) -> dict:
     return figures
 
 
-def evaluate(bot_path, games: int, seed: int, game_config: GameConfig, log=print) -> dict:
-    """The bot against the random and heuristic agents, ``games`` full games each, teams balanced."""
+def _match_rows(bot_path, pairings, games: int, seed: int, game_config: GameConfig, first_column: str, log):
+    """Play the bot (at each pairing's temperature) against each pairing's opponent: rows and a table.
+
+    ``pairings``: (label, opponent agent, bot temperature). Draws (truncated games) count half a win."""
     from agents.base import play_games
-    from agents.heuristic import HeuristicAgent
-    from agents.random_agent import RandomAgent
     from train.ratings import wilson_interval
 
     rows = []
-    lines = ["| opponent | games | bot wins | losses | truncated | win rate | 95% interval | points for | points against |",
-             "|---|---|---|---|---|---|---|---|---|"]
-    for name, opponent in (("random", RandomAgent()), ("heuristic", HeuristicAgent())):
-        bot = BotAgent.load(bot_path, name="bot", temperature=LEVELS[DEFAULT_LEVEL])
+    lines = [f"| {first_column} | temperature | games | bot wins | losses | truncated | win rate | 95% interval | "
+             "points for | points against |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for label, opponent, temperature in pairings:
+        bot = BotAgent.load(bot_path, name="bot", temperature=temperature)
         result = play_games(bot, opponent, games, config=game_config, seed=seed)
         team = result.a_team
         wins = int((result.winner == team).sum())
@@ -353,13 +353,33 @@ def evaluate(bot_path, games: int, seed: int, game_config: GameConfig, log=print
         r = np.arange(games)
         points_for = float(result.score[r, team].mean())
         points_against = float(result.score[r, 1 - team].mean())
-        rows.append(dict(opponent=name, games=games, wins=wins, losses=losses, truncated=truncated, rate=rate,
-                         low=low, high=high, points_for=points_for, points_against=points_against))
-        lines.append(f"| {name} | {games} | {wins} | {losses} | {truncated} | {rate:.1%} | {low:.1%}-{high:.1%} | "
-                     f"{points_for:.1f} | {points_against:.1f} |")
+        rows.append({first_column: label, "temperature": temperature, "games": games, "wins": wins,
+                     "losses": losses, "truncated": truncated, "rate": rate, "low": low, "high": high,
+                     "points_for": points_for, "points_against": points_against})
+        lines.append(f"| {label} | {temperature:g} | {games} | {wins} | {losses} | {truncated} | {rate:.1%} | "
+                     f"{low:.1%}-{high:.1%} | {points_for:.1f} | {points_against:.1f} |")
     markdown = "\n".join(lines) + "\n"
     log(markdown)
     return {"rows": rows, "markdown": markdown}
+
+
+def evaluate(bot_path, games: int, seed: int, game_config: GameConfig, log=print) -> dict:
+    """The bot at its default level against the random and heuristic agents, ``games`` full games each,
+    teams balanced."""
+    from agents.heuristic import HeuristicAgent
+    from agents.random_agent import RandomAgent
+
+    temperature = LEVELS[DEFAULT_LEVEL]
+    pairings = [("random", RandomAgent(), temperature), ("heuristic", HeuristicAgent(), temperature)]
+    return _match_rows(bot_path, pairings, games, seed, game_config, "opponent", log)
+
+
+def evaluate_levels(bot_path, games: int, seed: int, game_config: GameConfig, log=print) -> dict:
+    """Each difficulty level of ``agents.bot.LEVELS`` against the heuristic, ``games`` full games each."""
+    from agents.heuristic import HeuristicAgent
+
+    pairings = [(level, HeuristicAgent(), temperature) for level, temperature in LEVELS.items()]
+    return _match_rows(bot_path, pairings, games, seed, game_config, "level", log)
 
 
 def main(argv=None):

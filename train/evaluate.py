@@ -1,0 +1,33 @@
+"""Measure a bot file against the baselines: the tables of README.md and gridiron_env/data/BOT.md.
+
+    python -m train.evaluate runs/default/bot.npz              # default level vs random and heuristic
+    python -m train.evaluate gridiron_env/data/bot.npz --levels --seed 31337   # each level vs heuristic
+
+Full games, both teams and coin tosses balanced (``agents.base.play_games``); a truncated game counts as
+half a win. Prints a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def main(argv=None) -> dict:
+    from gridiron_env.config import GameConfig
+    from train.selfplay import evaluate, evaluate_levels
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("bot", help="a numpy bot file (.npz)")
+    parser.add_argument("--games", type=int, default=400, help="games per row (default 400)")
+    parser.add_argument("--seed", type=int, default=2024, help="seed of the games (default 2024)")
+    parser.add_argument("--levels", action="store_true",
+                        help="each difficulty level (agents.bot.LEVELS) against the heuristic instead")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games must be >= 1, got {args.games}")
+    measure = evaluate_levels if args.levels else evaluate
+    return measure(args.bot, args.games, args.seed, GameConfig())
+
+
+if __name__ == "__main__":
+    main()
