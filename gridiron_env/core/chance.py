@@ -18,10 +18,26 @@ def splitmix64(x: np.ndarray) -> np.ndarray:
     """The splitmix64 finaliser, elementwise on uint64 (wrapping arithmetic)."""
     x = np.asarray(x, dtype=np.uint64)
     with np.errstate(over="ignore"):
-        z = x + _GOLDEN
-        z = (z ^ (z >> np.uint64(30))) * _M1
-        z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
+        return _mix(x)
+
+
+_S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
+
+
+def _mix(z: np.ndarray) -> np.ndarray:
+    """splitmix64 of a uint64 array of at least one dimension. Array ufuncs wrap silently (only numpy
+    scalar arithmetic warns on overflow), so the hot path needs no errstate context; the steps work in
+    place on the one temporary."""
+    z = z + _GOLDEN
+    t = z >> _S30
+    z ^= t
+    z *= _M1
+    np.right_shift(z, _S27, out=t)
+    z ^= t
+    z *= _M2
+    np.right_shift(z, _S31, out=t)
+    z ^= t
+    return z
 
 
 def game_keys(seed: int, batch_size: int) -> np.ndarray:
@@ -59,15 +75,29 @@ class CounterChance:
         games = np.asarray(games)
         if games.size == 0:
             return np.zeros((0, count), dtype=np.int64)
-        counters = state.rng_counter[games][:, None] + np.arange(count, dtype=np.uint64)[None, :]
-        with np.errstate(over="ignore"):
-            bits = splitmix64(state.rng_key[games][:, None] + counters * _GOLDEN)
-        state.rng_counter[games] += np.uint64(count)
-        unit = (bits >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
-        high = np.asarray(high, dtype=np.int64)
-        if high.ndim == 1:
-            high = high[:, None]
-        return np.minimum((unit * high).astype(np.int64), high - 1)
+        counter = state.rng_counter[games]
+        state.rng_counter[games] = counter + np.uint64(count)
+        return _uniform(state.rng_key[games], counter, high, count)
+
+
+_STEPS = {}  # count -> arange(count) * golden, the stream offsets of a draw's columns
+
+
+def _uniform(key, counter, high, count):
+    """The draws at stream positions counter .. counter + count - 1 of each key: int64 [n, count] in
+    [0, high). ``key + (counter + k) * golden`` is computed as ``(key + counter * golden) + k * golden``,
+    the same value in wrapping arithmetic, with the column offsets from a cached table."""
+    steps = _STEPS.get(count)
+    if steps is None:
+        steps = _STEPS[count] = np.arange(count, dtype=np.uint64) * _GOLDEN
+    bits = _mix((key + counter * _GOLDEN)[:, None] + steps)
+    bits >>= _S11
+    unit = bits.astype(np.float64)
+    unit *= 1.0 / (1 << 53)
+    high = np.asarray(high, dtype=np.int64)
+    if high.ndim == 1:
+        high = high[:, None]
+    return np.minimum((unit * high).astype(np.int64), high - 1)
 
 
 class ScriptedChance:

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..config import GameConfig
 from . import actions as A
-from .chance import CounterChance, game_keys, seed_keys
+from .chance import CounterChance, _uniform, game_keys, seed_keys
 from .formations import DEFENCE_PLACEMENT, OFFENCE_PLACEMENT
 from .geometry import (
     DEFENDED_END_ZONE, DIAGONAL, DISTANCE, END_ZONE_DEPTH, FIRST_FIELD_ROW, FORWARD_DIRECTIONS, FRAME_LANE,
@@ -101,11 +101,12 @@ def _team_of(s: State, idx, slot):
     return np.where(slot < 11, s.offence[idx], 1 - s.offence[idx])
 
 
-def _move_player(s: State, idx, slot, to_square):
-    """Move ``slot`` to an empty square (board kept in step)."""
+def _move_player(s: State, idx, slot, to_square, frm=None):
+    """Move ``slot`` to an empty square (board kept in step). ``frm``: his square, when the caller has it."""
     if idx.size == 0:
         return
-    frm = s.player_square[idx, slot]
+    if frm is None:
+        frm = s.player_square[idx, slot]
     s.board[idx, frm] = -1
     s.board[idx, to_square] = slot
     s.player_square[idx, slot] = to_square
@@ -120,8 +121,12 @@ def _speedy_qb(s: State, idx):
 def _qb_factor(s: State, idx, slot, speedy=None):
     """The quarterback pays double unless his team has Speedy QB (rule 13). ``speedy``: _speedy_qb, when
     the caller has it already."""
-    speedy = _speedy_qb(s, idx) if speedy is None else speedy
-    return np.where((slot == QB) & ~speedy, 2, 1)
+    qb = slot == QB
+    if speedy is None:
+        if not qb.any():  # no quarterback among them: nobody pays double, and no need to look up specials
+            return np.ones(qb.shape, dtype=np.int64)
+        speedy = _speedy_qb(s, idx)
+    return np.where(qb & ~speedy, 2, 1)
 
 
 # --- init ------------------------------------------------------------------------------------------------
@@ -369,21 +374,38 @@ def _gain_possession(s: State, idx, slot, recovery=False):
     s.ball_hidden[idx] = False
     s.last_holder_team[idx] = team
     td = SCORING_END_ZONE[team, sq]
-    _touchdown(s, idx[td], team[td])
-    touchback = recovery & DEFENDED_END_ZONE[team, sq] & (slot >= 11) & ~td
-    _change_possession(s, idx[touchback], team[touchback], -1)
+    if td.any():
+        _touchdown(s, idx[td], team[td])
+    if recovery:
+        touchback = DEFENDED_END_ZONE[team, sq] & (slot >= 11) & ~td
+        if touchback.any():
+            _change_possession(s, idx[touchback], team[touchback], -1)
 
 
 def _carrier_moved(s: State, idx):
     """After the carrier moves: a touchdown if he stands in the end zone his team attacks."""
     if idx.size == 0:
         return
-    holder = s.ball_holder[idx].astype(np.int64)
-    carried = holder >= 0
-    idx, holder = idx[carried], holder[carried]
-    team = _team_of(s, idx, holder)
-    td = SCORING_END_ZONE[team, s.ball_square[idx].astype(np.int64)]
-    _touchdown(s, idx[td], team[td])
+    holder = s.ball_holder[idx]
+    key = _TD_ROW.take(s.offence[idx] * 23 + holder + 1) + s.ball_square[idx]
+    td = _CARRIER_TD.take(key)
+    if td.any():
+        idx = idx[td]
+        team = _team_of(s, idx, holder[td].astype(np.int64))
+        _touchdown(s, idx, team)
+
+
+# _CARRIER_TD[_TD_ROW[offence * 23 + ball holder + 1] + ball square]: the ball is carried and stands in
+# the end zone the carrier's team attacks (his team is the offence for slots 0-10). One gather from the
+# game's fields instead of working out the carrier's team first. Rows hold square -1 first (never a
+# touchdown), so _TD_ROW points one past each row's start.
+_TD_ROW = np.arange(2 * 23, dtype=np.intp) * (N_SQUARES + 1) + 1
+_CARRIER_TD = np.zeros((2, 23, N_SQUARES + 1), dtype=bool)
+_CARRIER_TD[0, 1:12, 1:] = SCORING_END_ZONE[0]
+_CARRIER_TD[0, 12:, 1:] = SCORING_END_ZONE[1]
+_CARRIER_TD[1, 1:12, 1:] = SCORING_END_ZONE[1]
+_CARRIER_TD[1, 12:, 1:] = SCORING_END_ZONE[0]
+_CARRIER_TD = _CARRIER_TD.reshape(-1)
 
 
 def _in_play(s, idx):
@@ -398,15 +420,16 @@ def _begin_round(s: State, idx):
         return
     s.rolls[idx] += 1
     capped = s.rolls[idx] > _CONFIG.max_rolls_per_down
-    dead = idx[capped]
-    if dead.size:
+    go = idx
+    if capped.any():
+        dead = idx[capped]
         holder = s.ball_holder[dead].astype(np.int64)
         owner = np.where(holder >= 0, _team_of(s, dead, np.maximum(holder, 0)), s.last_holder_team[dead])
         s.ball_hidden[dead] = False
         _ball_dead(s, dead, owner, s.ball_square[dead])
-    go = idx[~capped]
-    if go.size == 0:
-        return
+        go = idx[~capped]
+        if go.size == 0:
+            return
     faces = _chance_draw(s, go, 6, 4, "dice") + 1
     pairs = np.sort(faces.reshape(-1, 2, 2), axis=2)[:, :, ::-1]  # each side's dice, high then low: one sort
     off, dfn = pairs[:, 0], pairs[:, 1]
@@ -540,41 +563,46 @@ def _do_move(s, idx, slot, direction):
         idx, team, slot, frm, to, occupant, direction = (
             idx[keep], team[keep], slot[keep], frm[keep], to[keep], occupant[keep], direction[keep])
 
-    holder = s.ball_holder[idx].astype(np.int64)
-    tackle = (occupant >= 0) & (occupant == holder)
-    swap = (occupant >= 0) & ~tackle
-    plain = occupant < 0
     cost = _move_costs(s, idx, slot, direction)
-    s.points[idx, team] -= np.where(swap, 2, cost).astype(np.int8)
-
-    # Tackle (rules 14-15).
-    _tackle(s, idx[tackle], team[tackle])
-
-    # Swap through a weak lineman (rule 14).
-    w = swap
-    if w.any():
-        wi, ws, wo, wf, wt = idx[w], slot[w], occupant[w], frm[w], to[w]
-        s.board[wi, wt] = ws
-        s.board[wi, wf] = wo
-        s.player_square[wi, ws] = wt
-        s.player_square[wi, wo] = wf
-        carrier = s.ball_holder[wi] == ws
-        s.ball_square[wi[carrier]] = wt[carrier]
-        _carrier_moved(s, wi)
-
-    # A plain move; picking up a visible loose ball; Lead Blocker may follow into the square left.
-    if plain.all():
+    plain = occupant < 0
+    if plain.all():  # no tackle and no swap (the common case)
+        s.points[idx, team] -= cost.astype(np.int8)
         pi, ps, pf, pt, pteam = idx, slot, frm, to, team
     else:
+        holder = s.ball_holder[idx].astype(np.int64)
+        tackle = (occupant >= 0) & (occupant == holder)
+        swap = (occupant >= 0) & ~tackle
+        s.points[idx, team] -= np.where(swap, 2, cost).astype(np.int8)
+
+        # Tackle (rules 14-15).
+        _tackle(s, idx[tackle], team[tackle])
+
+        # Swap through a weak lineman (rule 14).
+        w = swap
+        if w.any():
+            wi, ws, wo, wf, wt = idx[w], slot[w], occupant[w], frm[w], to[w]
+            s.board[wi, wt] = ws
+            s.board[wi, wf] = wo
+            s.player_square[wi, ws] = wt
+            s.player_square[wi, wo] = wf
+            carrier = s.ball_holder[wi] == ws
+            s.ball_square[wi[carrier]] = wt[carrier]
+            _carrier_moved(s, wi)
         pi, ps, pf, pt, pteam = idx[plain], slot[plain], frm[plain], to[plain], team[plain]
-    _move_player(s, pi, ps, pt)
+
+    # A plain move; picking up a visible loose ball; Lead Blocker may follow into the square left.
+    _move_player(s, pi, ps, pt, pf)
     pickup = (s.ball_holder[pi] < 0) & (s.ball_square[pi] == pt)
-    _gain_possession(s, pi[pickup], ps[pickup], recovery=True)
-    _carrier_moved(s, pi[~pickup])
-    live = (s.phase[pi] == PLAY)
-    lead = live & (s.special[pi, pteam] == A.LEAD_BLOCKER) & ~s.lead_blocker_used[pi, pteam]
-    s.follow_square[pi[lead]] = pf[lead]
-    s.follow_mover[pi[lead]] = ps[lead]
+    if pickup.any():
+        _gain_possession(s, pi[pickup], ps[pickup], recovery=True)
+        _carrier_moved(s, pi[~pickup])
+    else:
+        _carrier_moved(s, pi)
+    lead = s.special[pi, pteam] == A.LEAD_BLOCKER
+    if lead.any():  # only a team with Lead Blocker leaves a square to follow into
+        lead &= (s.phase[pi] == PLAY) & ~s.lead_blocker_used[pi, pteam]
+        s.follow_square[pi[lead]] = pf[lead]
+        s.follow_mover[pi[lead]] = ps[lead]
 
 
 def _blind_step(s, idx, slot, to):
@@ -664,7 +692,7 @@ def _do_follow(s, idx, slot):
 _PUSH_SHORT_REACH = 8
 _RAY_FORWARD = {reach: np.ascontiguousarray(RAY[:, :, _FORWARD, :reach]).reshape(2 * N_SQUARES, 3, reach)
                 for reach in (_PUSH_SHORT_REACH, N_ROWS)}
-_RAY_FORWARD_FIRST = np.ascontiguousarray(RAY[:, :, _FORWARD, 0]).reshape(-1)  # each line's first square
+_RAY_FORWARD_FIRST = np.ascontiguousarray(RAY[:, :, _FORWARD, 0]).reshape(-1, 3)  # each line's first square
 
 
 def _push_walk(s, idx, team, carrier_square, reach=_PUSH_SHORT_REACH):
@@ -676,48 +704,46 @@ def _push_walk(s, idx, team, carrier_square, reach=_PUSH_SHORT_REACH):
     """
     n = idx.size
     board = s.board.reshape(-1)
-    # the lines' first squares for every carrier; whole lines only for those that start with a teammate
-    line_key = ((team * N_SQUARES + carrier_square) * 3)[:, None] + np.arange(3)
-    rays = _RAY_FORWARD[reach].reshape(-1, reach)
-    row = np.repeat(idx * N_SQUARES, 3)
+    # each carrier's row of the line tables; the lines' first squares for every carrier, whole lines only
+    # for those that start with a teammate
+    key = team * N_SQUARES + carrier_square
+    row = (idx * N_SQUARES)[:, None]
 
     def occupants(squares, rows):
         # off the grid (-1) reads as a wall (-2); the gather there is harmless and discarded
         return np.where(squares >= 0, board.take(squares + rows), -2).astype(np.intp)
 
-    attacking = np.repeat(team == s.offence[idx], 3)  # the pushing team is the offence (slots 0-10)
-    first = occupants(_RAY_FORWARD_FIRST.take(line_key.reshape(-1)), row)
+    attacking = (team == s.offence[idx])[:, None]  # the pushing team is the offence (slots 0-10)
+    first = occupants(_RAY_FORWARD_FIRST.take(key, axis=0), row)  # [n, 3]
     teammate_first = (first >= 0) & ((first < 11) == attacking)
-    legal = np.zeros(n * 3, dtype=bool)
-    shove = np.zeros(n * 3, dtype=bool)
-    lines = teammate_first.nonzero()[0]
-    if lines.size:
-        m = lines.size
-        occ = occupants(rays.take(line_key.reshape(-1)[lines], axis=0), row[lines, None])  # [m, reach]
+    legal = np.zeros((n, 3), dtype=bool)
+    shove = np.zeros((n, 3), dtype=bool)
+    game, j = teammate_first.nonzero()
+    if game.size:
+        m = game.size
+        att = attacking[game]  # [m, 1]
+        occ = occupants(_RAY_FORWARD[reach].reshape(-1, reach).take(key[game] * 3 + j, axis=0), row[game])
         # The line stops at the first square past the first that is not a teammate (k1); a defender there
         # shoved by a strong lineman of the offence right behind him lets it run on to the next (k2).
-        stop = (occ < 0) | ((occ < 11) != attacking[lines, None])
+        stop = (occ < 0) | ((occ < 11) != att)
         stop[:, 0] = False
         base = np.arange(m) * reach
         k1 = stop.argmax(axis=1)
         found1 = stop.ravel()[base + k1]
         at1 = occ.ravel()[base + k1]
         behind = occ.ravel()[base + k1 - 1]
-        game = lines // 3
         strong = s.strong[idx[game], np.minimum(np.maximum(behind - 1, 0), 4)] & (behind >= 1) & (behind <= 5)
-        shove[lines] = line_shove = found1 & (at1 >= 0) & strong & attacking[lines]
+        shove[game, j] = line_shove = found1 & (at1 >= 0) & strong & att[:, 0]
         after = stop & (np.arange(reach) > k1[:, None])
         k2 = after.argmax(axis=1)
         found2 = after.ravel()[base + k2]
         at2 = occ.ravel()[base + k2]
-        legal[lines] = found1 & ((at1 == -1) | (line_shove & found2 & (at2 == -1)))
+        legal[game, j] = found1 & ((at1 == -1) | (line_shove & found2 & (at2 == -1)))
         unresolved = ~found1 | (line_shove & ~found2)
         if unresolved.any() and reach < N_ROWS:  # a line longer than the short reach: see it whole
             u = np.unique(game[unresolved])
-            lu, su, _ = _push_walk(s, idx[u], team[u], carrier_square[u], N_ROWS)
-            legal.reshape(n, 3)[u], shove.reshape(n, 3)[u] = lu, su
-    first = np.where(teammate_first, first, -1)
-    return legal.reshape(n, 3), shove.reshape(n, 3), first.reshape(n, 3)
+            legal[u], shove[u], _ = _push_walk(s, idx[u], team[u], carrier_square[u], N_ROWS)
+    return legal, shove, np.where(teammate_first, first, -1)
 
 
 def _do_push(s, idx, slot):
@@ -843,10 +869,35 @@ _MAX_OFFENCE_DICE = 7
 _MAX_DEFENCE_DICE = 36
 
 
+_CONTEST_ROUND = _MAX_OFFENCE_DICE + _MAX_DEFENCE_DICE  # stream draws one round of the contest takes
+_CONTEST_ROUNDS = 3  # rounds drawn at once from counter streams (a tie in all of them is rare)
+
+
 def _contest(s, idx, off, dfn):
     """Highest single die wins, ties rolled again (rule 19). True where the offence wins."""
     result = np.zeros(idx.size, dtype=bool)
     pending = np.arange(idx.size)
+    if type(_CHANCE) is CounterChance:
+        # A counter stream's draws depend only on their positions: read several rounds at once, keep each
+        # game's first decisive one and set its counter just past that round, exactly where the round by
+        # round loop below would leave it (with far fewer passes, as ties are common).
+        o_used = np.arange(_MAX_OFFENCE_DICE)[None, None, :]
+        d_used = np.arange(_MAX_DEFENCE_DICE)[None, None, :]
+        while pending.size:
+            g = idx[pending]
+            counter = s.rng_counter[g]
+            faces = _uniform(s.rng_key[g], counter, 6, _CONTEST_ROUND * _CONTEST_ROUNDS).reshape(
+                -1, _CONTEST_ROUNDS, _CONTEST_ROUND)
+            o_max = np.where(o_used < off[pending][:, None, None], faces[:, :, :_MAX_OFFENCE_DICE], -1).max(axis=2)
+            d_max = np.where(d_used < dfn[pending][:, None, None], faces[:, :, _MAX_OFFENCE_DICE:], -1).max(axis=2)
+            decisive = o_max != d_max  # [m, rounds]
+            first = decisive.argmax(axis=1)
+            done = decisive[np.arange(g.size), first]
+            used = np.where(done, first + 1, _CONTEST_ROUNDS).astype(np.uint64)
+            s.rng_counter[g] = counter + used * np.uint64(_CONTEST_ROUND)
+            result[pending[done]] = (o_max > d_max)[done, first[done]]
+            pending = pending[~done]
+        return result
     while pending.size:
         g = idx[pending]
         o = _chance_draw(s, g, 6, _MAX_OFFENCE_DICE, "pass contest offence")
@@ -890,9 +941,9 @@ def _do_throw(s, idx, slot):
 
     # Forward pass: 2 points, spent either way; the dice contest; 1 in 15 (10) of failures picked off.
     f = kind == 2
-    fi, fteam, fslot, ftsq, frsq = idx[f], team[f], slot[f], tsq[f], rsq[f]
-    if fi.size == 0:
+    if not f.any():
         return
+    fi, fteam, fslot, ftsq, frsq = idx[f], team[f], slot[f], tsq[f], rsq[f]
     s.points[fi, fteam] -= 2
     s.forward_pass_used[fi] = True
     off, dfn = pass_dice(s, fi, fslot)
@@ -935,44 +986,48 @@ def _rows(s: State, idx):
 
 
 def _compute_legal(s: State, idx):
-    """Fill ``s.legal`` for the games ``idx`` from their state."""
+    """Fill ``s.legal`` for the games ``idx`` from their state, writing each phase's rows in place."""
     if idx.size == 0:
         return
-    phase = s.phase[idx]
-    cfg = _CONFIG
-    p = (phase == PLAY).nonzero()[0]
-    if p.size == idx.size:  # every game in play (the common case at small batch): no assembly needed
-        s.legal[_rows(s, idx)] = _legal_play(s, idx)
-        return
-    legal = np.zeros((idx.size, A.NUM_ACTIONS), dtype=bool)
-    if p.size:
-        legal[p] = _legal_play(s, idx[p])
-    legal[phase == SPECIALS_PICK, A.SPECIAL_BASE:A.SPECIAL_BASE + 4] = True
-    legal[phase == OFFENCE_FORMATION, A.OFFENCE_FORMATION_BASE:A.DEFENCE_FORMATION_BASE] = True
-    legal[phase == DEFENCE_FORMATION, A.DEFENCE_FORMATION_BASE:A.SPECIAL_BASE] = True
-
-    k = (phase == KICK_DECISION).nonzero()[0]
-    if k.size:
-        fg, punt = _kick_available(s, idx[k])
-        legal[k, A.PLAY_ON] = True
-        legal[k, A.FIELD_GOAL] = fg
-        legal[k, A.PUNT_BASE:A.PUNT_BASE + cfg.longest_punt] = punt[:, None]
-
-    b = (phase == SCRAMBLE).nonzero()[0]
-    if b.size:
-        legal[b] = _legal_scramble(s, idx[b])
-    s.legal[_rows(s, idx)] = legal
+    out = s.legal
+    rows = _rows(s, idx)
+    phase = s.phase[rows]
+    out[rows] = False
+    if idx.size == 1:  # one game: its phase alone decides (no per-phase subsets)
+        present = (int(phase[0]),)
+    else:
+        present = np.bincount(phase, minlength=GAME_OVER + 1).nonzero()[0]
+    for ph in present:
+        if ph == GAME_OVER:
+            continue
+        sub = idx if len(present) == 1 else idx[phase == ph]
+        if ph == PLAY:
+            _legal_play(s, sub, out)
+        elif ph == SCRAMBLE:
+            _legal_scramble(s, sub, out)
+        elif ph == SPECIALS_PICK:
+            out[_rows(s, sub), A.SPECIAL_BASE:A.SPECIAL_BASE + 4] = True
+        elif ph == OFFENCE_FORMATION:
+            out[_rows(s, sub), A.OFFENCE_FORMATION_BASE:A.DEFENCE_FORMATION_BASE] = True
+        elif ph == DEFENCE_FORMATION:
+            out[_rows(s, sub), A.DEFENCE_FORMATION_BASE:A.SPECIAL_BASE] = True
+        elif ph == KICK_DECISION:
+            fg, punt = _kick_available(s, sub)
+            out[sub, A.PLAY_ON] = True
+            out[sub, A.FIELD_GOAL] = fg
+            out[sub, A.PUNT_BASE:A.PUNT_BASE + _CONFIG.longest_punt] = punt[:, None]
 
 
 def _acting_squares(s, idx):
-    """(team to act, it is the defence, slots [n, 11], their squares [n, 11]) of the games ``idx``."""
+    """(team to act, it is the defence, slots [n, 11], their squares [n, 11], side: 0 offence 1 defence)
+    of the games ``idx``."""
     team = s.to_act[idx].astype(np.intp)
     defending = team != s.offence[idx]
     side = defending.astype(np.intp)
     # slots 0-10 and 11-21 are the two halves of each game's row: one row gather picks the acting half
     squares = s.player_square.reshape(-1, 2, 11)[idx, side].astype(np.intp)
     slots = side[:, None] * 11 + _GAME_SLOTS[None, :]
-    return team, defending, slots, squares
+    return team, defending, slots, squares, side
 
 
 def _neighbour_occupants(s, idx, team, squares):
@@ -982,41 +1037,117 @@ def _neighbour_occupants(s, idx, team, squares):
     return s.board.reshape(-1).take(target)
 
 
+# [acting side * _CARRIER_ROWS + ball holder + 1]: the holder is the acting side's carrier (his slot half,
+# offence 0-10, matches the side), and the enemy carrier's slot (-3, matching no occupant, when the ball is
+# loose or the acting side's).
+_CARRIER_ROWS = 23
+_HOLDER = np.arange(-1, 22)
+_OWN_CARRIER = np.stack([(_HOLDER >= 0) & (_HOLDER < 11), _HOLDER >= 11]).reshape(-1)
+_ENEMY_CARRIER = np.where((_HOLDER >= 0) & ~_OWN_CARRIER.reshape(2, -1), _HOLDER, -3).astype(np.int8).reshape(-1)
+
+
 def _side_block(legal, base, width):
-    """[n, 2, width] view of the ids ``base + side * width + k`` of a fresh (contiguous) mask: per-slot
-    actions of the offence's slots ([:, 0]) and the defence's ([:, 1]), so that a side's rows are written
-    with one row scatter instead of a gather of 2-d fancy indices."""
-    return legal[:, base:base + 2 * width].reshape(legal.shape[0], 2, width)  # splits a contiguous axis: a view
+    """[batch, 2, width] view of the ids ``base + side * width + k`` of the mask: per-slot actions of the
+    offence's slots ([:, 0]) and the defence's ([:, 1]), so that a side's rows are written with one row
+    scatter instead of a gather of 2-d fancy indices. (Splitting the last axis of a 2-d array is always a
+    view, so the writes land in the mask.)"""
+    return legal[:, base:base + 2 * width].reshape(legal.shape[0], 2, width)
 
 
-def _legal_scramble(s, idx):
+def _legal_scramble(s, idx, out):
+    """Write the masks of the scramble games ``idx`` into their (cleared) rows of ``out``."""
     n = idx.size
-    legal = np.zeros((n, A.NUM_ACTIONS), dtype=bool)
-    legal[:, A.END_TURN] = True
-    team, defending, slots, squares = _acting_squares(s, idx)
+    out[idx, A.END_TURN] = True
+    team, defending, slots, squares, side = _acting_squares(s, idx)
     free = (_neighbour_occupants(s, idx, team, squares) == -1) & (squares >= 0)[:, :, None]
-    _side_block(legal, A.MOVE_BASE, 11 * N_DIRECTIONS)[np.arange(n), defending.astype(np.intp)] = free.reshape(n, -1)
-    return legal
+    _side_block(out, A.MOVE_BASE, 11 * N_DIRECTIONS)[idx, side] = free.reshape(n, -1)
 
 
-def _legal_play(s, idx):
+def _legal_play(s, idx, out):
+    """Write the masks of the games ``idx`` in play into their (cleared) rows of ``out``."""
     n = idx.size
-    legal = np.zeros((n, A.NUM_ACTIONS), dtype=bool)
-    legal[:, A.END_TURN] = True
-    team, defending, slots, squares = _acting_squares(s, idx)
-    r = np.arange(n)
+    out[idx, A.END_TURN] = True
+    team, defending, slots, squares, side = _acting_squares(s, idx)
     pts = s.points[idx, team]
     holder = s.ball_holder[idx]
-    has_ball = holder >= 0
-    # the carrier is the acting team's when his slot half (offence 0-10) matches the acting side
-    own_carrier = has_ball & ((holder < 11) != defending)
-    enemy_carrier = np.where(has_ball & ~own_carrier, holder, -3).astype(np.int8)
+    carrier_key = side * _CARRIER_ROWS + holder + 1
+    own_carrier = _OWN_CARRIER.take(carrier_key)
+    enemy_carrier = _ENEMY_CARRIER.take(carrier_key)
 
+    speedy = _speedy_qb(s, idx)
+    # Moves (rules 13-14). A side without points has none (a step costs at least one, a swap two): those
+    # games, among them every game whose turn is about to end on its own, skip the neighbour lookups.
+    mv = (pts > 0).nonzero()[0]
+    if mv.size == n:
+        _legal_moves(s, idx, out, team, defending, side, squares, pts, enemy_carrier, speedy)
+    elif mv.size:
+        _legal_moves(s, idx[mv], out, team[mv], defending[mv], side[mv], squares[mv], pts[mv], enemy_carrier[mv],
+                     speedy[mv])
+
+    # Lead Blocker follow (rule 24).
+    fsq = s.follow_square[idx]
+    f = (fsq >= 0).nonzero()[0]
+    if f.size:
+        follow_ok = (DISTANCE[squares[f], fsq[f, None]] == 1) & (slots[f] != s.follow_mover[idx[f], None])
+        _side_block(out, A.FOLLOW_BASE, 11)[idx[f], side[f]] = follow_ok
+
+    # Carrier actions: push, gap, throw (rules 16-18).
+    c = own_carrier.nonzero()[0]
+    if c.size:
+        ci = idx[c]
+        cteam = team[c]
+        csq = s.ball_square[ci].astype(np.intp)
+        cpts = pts[c]
+        carrier = holder[c].astype(np.intp)
+        qb_factor = _qb_factor(s, ci, carrier, speedy[c])
+        # push
+        push_legal, shove, first = _push_walk(s, ci, cteam, csq)
+        if push_legal.any():
+            push_cost = _PUSH_STEP_COST * qb_factor[:, None] * np.where(shove, 2, 1)
+            pushing, j = np.nonzero(push_legal & (push_cost <= cpts[:, None]))
+            out[ci[pushing], A.PUSH_BASE + first[pushing, j]] = True
+        # gap (offence only: strong linemen are the offence's), at 4 points or more
+        offence_carrier = ~defending[c]
+        g = (offence_carrier & (2 * (qb_factor + 1) <= cpts)).nonzero()[0]  # 2 squares at _gap_cost_per_square
+        if g.size:
+            gi = ci[g]
+            line_sq = s.player_square[gi, 1:6].astype(np.intp)  # [m,5]
+            beyond = _GAP_BEYOND.take(((cteam[g] * (N_SQUARES + 1) + csq[g] + 1) * (N_SQUARES + 1))[:, None]
+                                      + line_sq + 1)
+            # where there is no landing square (-1) the gather is harmless and discarded
+            beyond_free = (beyond >= 0) & (s.board.reshape(-1).take(beyond + (gi * N_SQUARES)[:, None]) < 0)
+            out[gi, A.GAP_BASE:A.GAP_BASE + 5] = s.strong[gi] & beyond_free
+        # throw: what the game allows (bit 0 a lateral, bit 1 a forward pass) and each receiver's kind of
+        # throw and eligibility pick his entry of _THROW_OK in one gather
+        two = cpts >= 2
+        behind_los = FRAME_ROW[cteam, csq] > FRAME_ROW[cteam, s.los_row[ci].astype(np.intp) * N_LANES]
+        allowed = two + 2 * (offence_carrier & ~s.forward_pass_used[ci] & behind_los & two)
+        kind = _throw_kind(s, ci, cteam[:, None], csq[:, None], squares[c])
+        throw_ok = _THROW_OK.take((allowed * 6)[:, None] + kind * 2 + _LINEMAN_RECEIVER)
+        throw_ok &= slots[c] != carrier[:, None]
+        _side_block(out, A.THROW_BASE, 11)[ci, side[c]] = throw_ok
+
+
+# _THROW_OK[allowed * 6 + kind * 2 + lineman]: a handoff (kind 0) is always legal, a lateral (1) when the
+# game allows laterals, a forward pass (2) when it allows one and the receiver is no interior lineman (rule
+# 18). A forward pass is only ever allowed to the offence, whose receivers k are slots k, so the lineman
+# flag goes by position in the side (_LINEMAN_RECEIVER).
+_THROW_OK = np.zeros((4, 3, 2), dtype=bool)
+_THROW_OK[:, 0] = True
+_THROW_OK[[1, 3], 1] = True
+_THROW_OK[[2, 3], 2, 0] = True
+_THROW_OK = _THROW_OK.reshape(-1)
+_LINEMAN_RECEIVER = _LINEMAN_SLOT[:11].astype(np.intp)
+_PUSH_STEP_COST = _MOVE_COST[_FORWARD][None, :]  # a push's step cost in each forward direction
+
+
+def _legal_moves(s, idx, out, team, defending, side, squares, pts, enemy_carrier, speedy):
+    """Write the move ids of the games ``idx`` (in play, acting side with points) into ``out``."""
+    n = idx.size
     # Moves (rules 13-14): what stands on each target square decides. Empty or the enemy carrier (a
     # tackle): the step's cost; a weak offensive lineman, for a defender: a swap for 2 points; else blocked.
     occ = _neighbour_occupants(s, idx, team, squares)
     open_ = (occ == -1) | (occ == enemy_carrier[:, None, None])
-    speedy = _speedy_qb(s, idx)
     qb_double = ~defending & ~speedy
     afford = _AFFORD.take(pts.astype(np.uint8).astype(np.intp) * 2 + qb_double, axis=0)
     move_ok = open_.reshape(n, -1) & afford
@@ -1033,53 +1164,7 @@ def _legal_play(s, idx):
     off_field = squares < 0
     if off_field.any():
         move_ok &= np.repeat(~off_field, N_DIRECTIONS, axis=1)
-    side = defending.astype(np.intp)
-    _side_block(legal, A.MOVE_BASE, 11 * N_DIRECTIONS)[r, side] = move_ok
-
-    # Lead Blocker follow (rule 24).
-    fsq = s.follow_square[idx]
-    f = (fsq >= 0).nonzero()[0]
-    if f.size:
-        follow_ok = (DISTANCE[squares[f], fsq[f, None]] == 1) & (slots[f] != s.follow_mover[idx[f], None])
-        _side_block(legal, A.FOLLOW_BASE, 11)[f, side[f]] = follow_ok
-
-    # Carrier actions: push, gap, throw (rules 16-18).
-    c = own_carrier.nonzero()[0]
-    if c.size:
-        ci = idx[c]
-        cteam = team[c]
-        csq = s.ball_square[ci].astype(np.intp)
-        cpts = pts[c]
-        carrier = holder[c].astype(np.intp)
-        # push
-        push_legal, shove, first = _push_walk(s, ci, cteam, csq)
-        push_cost = _MOVE_COST[_FORWARD][None, :] * _qb_factor(s, ci, carrier, speedy[c])[:, None] * np.where(shove, 2, 1)
-        pushing, j = np.nonzero(push_legal & (push_cost <= cpts[:, None]))
-        legal[c[pushing], A.PUSH_BASE + first[pushing, j]] = True
-        # gap (offence only: strong linemen are the offence's), at 4 points or more
-        offence_carrier = ~defending[c]
-        gap_cost = 2 * _gap_cost_per_square(s, ci, carrier, speedy[c])
-        g = (offence_carrier & (gap_cost <= cpts)).nonzero()[0]
-        if g.size:
-            gi = ci[g]
-            line_sq = s.player_square[gi, 1:6].astype(np.intp)  # [m,5]
-            beyond = _GAP_BEYOND.take(((cteam[g] * (N_SQUARES + 1) + csq[g] + 1) * (N_SQUARES + 1))[:, None]
-                                      + line_sq + 1)
-            # where there is no landing square (-1) the gather is harmless and discarded
-            beyond_free = (beyond >= 0) & (s.board.reshape(-1).take(beyond + (gi * N_SQUARES)[:, None]) < 0)
-            legal[c[g], A.GAP_BASE:A.GAP_BASE + 5] = s.strong[gi] & beyond_free
-        # throw
-        cslots = slots[c]
-        rsq = squares[c]
-        kind = _throw_kind(s, ci, cteam[:, None], csq[:, None], rsq)
-        behind_los = FRAME_ROW[cteam, csq] > FRAME_ROW[cteam, s.los_row[ci].astype(np.intp) * N_LANES]
-        eligible = ~_LINEMAN_SLOT[cslots]
-        fwd_ok = (kind == 2) & (offence_carrier & ~s.forward_pass_used[ci] & behind_los & (cpts >= 2))[:, None] & (
-            eligible)
-        lat_ok = (kind == 1) & (cpts >= 2)[:, None]
-        throw_ok = ((kind == 0) | lat_ok | fwd_ok) & (cslots != carrier[:, None])
-        _side_block(legal, A.THROW_BASE, 11)[c, side[c]] = throw_ok
-    return legal
+    _side_block(out, A.MOVE_BASE, 11 * N_DIRECTIONS)[idx, side] = move_ok
 
 
 def recompute_legal(state: State, config: GameConfig | None = None) -> None:
@@ -1098,6 +1183,10 @@ def legal_action_mask(state: State) -> np.ndarray:
 
 # --- step ---------------------------------------------------------------------------------------------------
 
+_IN_PLAY = np.zeros(GAME_OVER + 1, dtype=bool)  # [phase]: a side's turn, which may end on its own
+_IN_PLAY[[PLAY, SCRAMBLE]] = True
+
+
 def _refresh(s: State, idx, config):
     """Recompute masks; end turns whose only legal action is End turn (rule 11)."""
     global _CONFIG
@@ -1107,7 +1196,7 @@ def _refresh(s: State, idx, config):
     for _ in range(10_000):
         rows = _rows(s, check)
         phase = s.phase[rows]
-        only_end = ((phase == PLAY) | (phase == SCRAMBLE)) & ~s.legal[rows, 1:].any(axis=1)
+        only_end = _IN_PLAY.take(phase) & ~s.legal[rows, 1:].any(axis=1)
         auto = check[only_end]
         if auto.size == 0:
             break
@@ -1116,8 +1205,8 @@ def _refresh(s: State, idx, config):
         _end_turn(s, auto[~scramble])
         _compute_legal(s, auto)
         check = auto  # the other games are unchanged: their masks already offer more than End turn
-    over = idx[(s.phase[idx] == GAME_OVER)]
-    s.legal[over] = False
+    # (finished games need no clearing: _compute_legal cleared every row it covered, and writes none
+    # for a game over)
 
 
 def step(state: State, actions, config: GameConfig | None = None, chance=None, active=None) -> State:
@@ -1138,8 +1227,8 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
     if active is not None:
         stepping &= np.asarray(active, dtype=bool)
     live = stepping.nonzero()[0]
-    a = actions[live].astype(np.int64)
-    in_space = (a >= 0) & (a < A.NUM_ACTIONS)
+    a = actions[_rows(state, live)].astype(np.int64)
+    in_space = a.view(np.uint64) < A.NUM_ACTIONS  # negative ids wrap to huge values
     ok = in_space & state.legal[live, np.where(in_space, a, 0)]
     if not ok.all():
         bad = int(np.flatnonzero(~ok)[0])
@@ -1148,11 +1237,13 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
     _CONFIG, _CHANCE = config, chance or CounterChance()
     try:
         _apply(s, live, a)
-        s.steps[live] += 1
-        cap = live[(s.steps[live] >= config.max_steps) & ~s.terminated[live]]
-        s.truncated[cap] = True
-        s.phase[cap] = GAME_OVER
-        s.to_act[cap] = -1
+        rows = _rows(s, live)
+        s.steps[rows] += 1
+        cap = live[(s.steps[rows] >= config.max_steps) & ~s.terminated[rows]]
+        if cap.size:
+            s.truncated[cap] = True
+            s.phase[cap] = GAME_OVER
+            s.to_act[cap] = -1
         _refresh(s, live, config)
     finally:
         _CHANCE = None

@@ -105,10 +105,12 @@ class State:
 
     @classmethod
     def empty(cls, batch_size: int) -> "State":
-        return cls(**{
-            name: np.full((batch_size,) + shape, fill, dtype=dtype)
-            for name, (dtype, shape, fill, _) in FIELDS.items()
-        })
+        new = object.__new__(cls)  # as copy() does: no keyword assembly (init runs this for every reset)
+        for name, (dtype, shape, fill, _) in FIELDS.items():
+            value = np.empty((batch_size,) + shape, dtype=dtype)
+            value.fill(fill)
+            new.__dict__[name] = value
+        return new
 
     @property
     def batch_size(self) -> int:
