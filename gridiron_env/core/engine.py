@@ -17,7 +17,7 @@ from .formations import DEFENCE_PLACEMENT, OFFENCE_PLACEMENT
 from .geometry import (
     DEFENDED_END_ZONE, DIAGONAL, DISTANCE, END_ZONE_DEPTH, FIRST_FIELD_ROW, FORWARD_DIRECTIONS, FRAME_LANE,
     FRAME_ROW, HASH_BAND, KICKOFF_SQUARE, LAST_FIELD_ROW, LINE_OFFSETS, N_DIRECTIONS, N_LANES, N_ROWS,
-    N_SQUARES, NEIGHBOUR, QB, SCORING_END_ZONE, SQUARE_LANE, SQUARE_ROW,
+    N_SLOTS, N_SQUARES, NEIGHBOUR, QB, SCORING_END_ZONE, SQUARE_LANE, SQUARE_ROW,
 )
 from .odds import field_goal_target
 from .state import (
@@ -58,6 +58,7 @@ def _ray_table():
 
 
 RAY = _ray_table()
+_NEIGHBOUR_FLAT = NEIGHBOUR.reshape(-1)  # [(team * N_SQUARES + square) * N_DIRECTIONS + direction]
 
 # The move mask gathers each mover's 8 neighbours straight from the (unpadded) board. An off-grid step
 # points back at the mover's own square: his own slot stands there, which reads as blocked (a teammate,
@@ -107,15 +108,23 @@ def _move_player(s: State, idx, slot, to_square, frm=None):
         return
     if frm is None:
         frm = s.player_square[idx, slot]
-    s.board[idx, frm] = -1
-    s.board[idx, to_square] = slot
-    s.player_square[idx, slot] = to_square
+    if s.board.flags.c_contiguous and s.player_square.flags.c_contiguous:  # (always, in a step's copy)
+        # flat writes: the same squares as the 2-d fancy writes below, far cheaper in a big batch
+        board = s.board.reshape(-1)
+        at = idx * N_SQUARES
+        board[at + frm] = -1
+        board[at + to_square] = slot
+        s.player_square.reshape(-1)[idx * N_SLOTS + slot] = to_square
+    else:
+        s.board[idx, frm] = -1
+        s.board[idx, to_square] = slot
+        s.player_square[idx, slot] = to_square
     carrying = s.ball_holder[idx] == slot
     s.ball_square[idx[carrying]] = to_square[carrying]
 
 
 def _speedy_qb(s: State, idx):
-    return s.special[idx, s.offence[idx]] == A.SPEEDY_QB
+    return s.special.reshape(-1).take(idx * 2 + s.offence[idx]) == A.SPEEDY_QB  # flat take: no 2-d index
 
 
 def _qb_factor(s: State, idx, slot, speedy=None):
@@ -551,10 +560,11 @@ def _move_costs(s, idx, slot, direction):
 
 
 def _do_move(s, idx, slot, direction):
+    # (flat takes rather than 2-d fancy indices: the same values, at a fraction of the cost in a big batch)
     team = s.to_act[idx].astype(np.int64)
-    frm = s.player_square[idx, slot].astype(np.int64)
-    to = NEIGHBOUR[team, frm, direction].astype(np.int64)
-    occupant = s.board[idx, to].astype(np.int64)
+    frm = s.player_square.reshape(-1).take(idx * N_SLOTS + slot).astype(np.int64)
+    to = _NEIGHBOUR_FLAT.take((team * N_SQUARES + frm) * N_DIRECTIONS + direction).astype(np.int64)
+    occupant = s.board.reshape(-1).take(idx * N_SQUARES + to).astype(np.int64)
 
     scramble = s.phase[idx] == SCRAMBLE
     if scramble.any():  # (the subsets below are skipped when they would be everything or nothing)
@@ -843,7 +853,7 @@ def pass_dice(s: State, idx, receiver_slot):
     defenders = s.player_square[idx[:, None], dbase[:, None] + _GAME_SLOTS[None, :]].astype(np.int64)
     dist = DISTANCE[defenders, rsq[:, None]].astype(np.int64)
     nearest = dist.min(axis=1)
-    off = np.select([nearest == 1, nearest == 2, nearest == 3], [1, 3, 6], 0)
+    off = _PASS_OFFENCE_DICE.take(nearest)
     sure = s.special[idx, team] == A.SURE_HANDS
     off = np.where((off > 0) & sure, off + 1, off)
     dfn = np.where(dist == 1, 2, np.where(dist <= 3, 1, 0)).sum(axis=1)
@@ -866,6 +876,9 @@ def _defenders_in_lane(s, idx, thrower_square, receiver_square, defending_team):
 
 
 _MAX_OFFENCE_DICE = 7
+# offence dice by the nearest defender's distance to the receiver: 1, 3 or 6 within 3 squares, else none
+_PASS_OFFENCE_DICE = np.zeros(N_ROWS + 1, dtype=np.int64)
+_PASS_OFFENCE_DICE[1:4] = (1, 3, 6)
 _MAX_DEFENCE_DICE = 36
 
 
@@ -1024,8 +1037,9 @@ def _acting_squares(s, idx):
     team = s.to_act[idx].astype(np.intp)
     defending = team != s.offence[idx]
     side = defending.astype(np.intp)
-    # slots 0-10 and 11-21 are the two halves of each game's row: one row gather picks the acting half
-    squares = s.player_square.reshape(-1, 2, 11)[idx, side].astype(np.intp)
+    # slots 0-10 and 11-21 are the two halves of each game's row: one row gather (a flat take, much
+    # cheaper than a 2-d fancy index) picks the acting half
+    squares = s.player_square.reshape(-1, 11).take(idx * 2 + side, axis=0).astype(np.intp)
     slots = side[:, None] * 11 + _GAME_SLOTS[None, :]
     return team, defending, slots, squares, side
 
@@ -1041,17 +1055,26 @@ def _neighbour_occupants(s, idx, team, squares):
 # offence 0-10, matches the side), and the enemy carrier's slot (-3, matching no occupant, when the ball is
 # loose or the acting side's).
 _CARRIER_ROWS = 23
+_WEAK_BIT = np.array([2, 4, 8, 16, 32], dtype=np.uint8)  # bit k + 1 for strong-lineman flag k (slot k + 1)
 _HOLDER = np.arange(-1, 22)
 _OWN_CARRIER = np.stack([(_HOLDER >= 0) & (_HOLDER < 11), _HOLDER >= 11]).reshape(-1)
 _ENEMY_CARRIER = np.where((_HOLDER >= 0) & ~_OWN_CARRIER.reshape(2, -1), _HOLDER, -3).astype(np.int8).reshape(-1)
 
 
-def _side_block(legal, base, width):
-    """[batch, 2, width] view of the ids ``base + side * width + k`` of the mask: per-slot actions of the
-    offence's slots ([:, 0]) and the defence's ([:, 1]), so that a side's rows are written with one row
-    scatter instead of a gather of 2-d fancy indices. (Splitting the last axis of a 2-d array is always a
-    view, so the writes land in the mask.)"""
-    return legal[:, base:base + 2 * width].reshape(legal.shape[0], 2, width)
+def _write_side_rows(out, base, width, idx, side, rows):
+    """Write ``rows`` [n, width] into the ids ``base + side * width + k`` of the games ``idx``: per-slot
+    actions of the offence's slots (side 0) or the defence's (side 1).
+
+    A C-contiguous mask (every mask in ``step``, a fresh copy) is written through a window view whose row r
+    is the ``width`` bytes from flat position r, so each game's run of ids is one row picked by a single
+    flat index: a plain row scatter, far cheaper than two fancy indices. Any other layout goes through
+    [batch, 2, width] view (splitting the last axis of a 2-d array is always a view)."""
+    if out.flags.c_contiguous:
+        flat = out.reshape(-1)
+        window = np.ndarray((flat.size - width + 1, width), dtype=np.bool_, buffer=flat, strides=(1, 1))
+        window[idx * out.shape[1] + (base + side * width)] = rows
+    else:
+        out[:, base:base + 2 * width].reshape(out.shape[0], 2, width)[idx, side] = rows
 
 
 def _legal_scramble(s, idx, out):
@@ -1060,7 +1083,7 @@ def _legal_scramble(s, idx, out):
     out[idx, A.END_TURN] = True
     team, defending, slots, squares, side = _acting_squares(s, idx)
     free = (_neighbour_occupants(s, idx, team, squares) == -1) & (squares >= 0)[:, :, None]
-    _side_block(out, A.MOVE_BASE, 11 * N_DIRECTIONS)[idx, side] = free.reshape(n, -1)
+    _write_side_rows(out, A.MOVE_BASE, 11 * N_DIRECTIONS, idx, side, free.reshape(n, -1))
 
 
 def _legal_play(s, idx, out):
@@ -1068,7 +1091,7 @@ def _legal_play(s, idx, out):
     n = idx.size
     out[idx, A.END_TURN] = True
     team, defending, slots, squares, side = _acting_squares(s, idx)
-    pts = s.points[idx, team]
+    pts = s.points.reshape(-1).take(idx * 2 + team)
     holder = s.ball_holder[idx]
     carrier_key = side * _CARRIER_ROWS + holder + 1
     own_carrier = _OWN_CARRIER.take(carrier_key)
@@ -1089,7 +1112,7 @@ def _legal_play(s, idx, out):
     f = (fsq >= 0).nonzero()[0]
     if f.size:
         follow_ok = (DISTANCE[squares[f], fsq[f, None]] == 1) & (slots[f] != s.follow_mover[idx[f], None])
-        _side_block(out, A.FOLLOW_BASE, 11)[idx[f], side[f]] = follow_ok
+        _write_side_rows(out, A.FOLLOW_BASE, 11, idx[f], side[f], follow_ok)
 
     # Carrier actions: push, gap, throw (rules 16-18).
     c = own_carrier.nonzero()[0]
@@ -1125,7 +1148,7 @@ def _legal_play(s, idx, out):
         kind = _throw_kind(s, ci, cteam[:, None], csq[:, None], squares[c])
         throw_ok = _THROW_OK.take((allowed * 6)[:, None] + kind * 2 + _LINEMAN_RECEIVER)
         throw_ok &= slots[c] != carrier[:, None]
-        _side_block(out, A.THROW_BASE, 11)[ci, side[c]] = throw_ok
+        _write_side_rows(out, A.THROW_BASE, 11, ci, side[c], throw_ok)
 
 
 # _THROW_OK[allowed * 6 + kind * 2 + lineman]: a handoff (kind 0) is always legal, a lateral (1) when the
@@ -1156,7 +1179,7 @@ def _legal_moves(s, idx, out, team, defending, side, squares, pts, enemy_carrier
     # so the test is a few byte-wide passes instead of a per-game lookup gather.
     swap_games = defending & (pts >= 2)
     if swap_games.any():
-        weak = np.packbits(~s.strong[idx], axis=1, bitorder="little")[:, 0] << 1
+        weak = (~s.strong[idx]).view(np.uint8) @ _WEAK_BIT  # a tiny integer matmul: cheaper than packbits
         weak[~swap_games] = 0
         weak &= ~(np.uint8(1) << np.minimum(enemy_carrier.view(np.uint8), 7))  # the enemy carrier is tackled
         bit = np.minimum(occ.view(np.uint8), 7)
@@ -1164,7 +1187,7 @@ def _legal_moves(s, idx, out, team, defending, side, squares, pts, enemy_carrier
     off_field = squares < 0
     if off_field.any():
         move_ok &= np.repeat(~off_field, N_DIRECTIONS, axis=1)
-    _side_block(out, A.MOVE_BASE, 11 * N_DIRECTIONS)[idx, side] = move_ok
+    _write_side_rows(out, A.MOVE_BASE, 11 * N_DIRECTIONS, idx, side, move_ok)
 
 
 def recompute_legal(state: State, config: GameConfig | None = None) -> None:
