@@ -58,6 +58,7 @@ def _ray_table():
 
 
 RAY = _ray_table()
+_DISTANCE_FLAT = DISTANCE.reshape(-1)
 _NEIGHBOUR_FLAT = NEIGHBOUR.reshape(-1)  # [(team * N_SQUARES + square) * N_DIRECTIONS + direction]
 
 # The move mask gathers each mover's 8 neighbours straight from the (unpadded) board. An off-grid step
@@ -1111,7 +1112,9 @@ def _legal_play(s, idx, out):
     fsq = s.follow_square[idx]
     f = (fsq >= 0).nonzero()[0]
     if f.size:
-        follow_ok = (DISTANCE[squares[f], fsq[f, None]] == 1) & (slots[f] != s.follow_mover[idx[f], None])
+        # DISTANCE[a, b] as a flat take (a = -1 wraps to the last row either way)
+        follow_ok = (_DISTANCE_FLAT.take(squares[f] * N_SQUARES + fsq[f, None]) == 1) & (
+            slots[f] != s.follow_mover[idx[f], None])
         _write_side_rows(out, A.FOLLOW_BASE, 11, idx[f], side[f], follow_ok)
 
     # Carrier actions: push, gap, throw (rules 16-18).
@@ -1123,12 +1126,15 @@ def _legal_play(s, idx, out):
         cpts = pts[c]
         carrier = holder[c].astype(np.intp)
         qb_factor = _qb_factor(s, ci, carrier, speedy[c])
-        # push
-        push_legal, shove, first = _push_walk(s, ci, cteam, csq)
-        if push_legal.any():
-            push_cost = _PUSH_STEP_COST * qb_factor[:, None] * np.where(shove, 2, 1)
-            pushing, j = np.nonzero(push_legal & (push_cost <= cpts[:, None]))
-            out[ci[pushing], A.PUSH_BASE + first[pushing, j]] = True
+        # push: a step costs at least a point, so carriers without points skip the walk
+        pw = (cpts > 0).nonzero()[0]
+        if pw.size:
+            pci = ci if pw.size == c.size else ci[pw]
+            push_legal, shove, first = _push_walk(s, pci, cteam[pw], csq[pw])
+            if push_legal.any():
+                push_cost = _PUSH_STEP_COST * qb_factor[pw, None] * np.where(shove, 2, 1)
+                pushing, j = np.nonzero(push_legal & (push_cost <= cpts[pw, None]))
+                out[pci[pushing], A.PUSH_BASE + first[pushing, j]] = True
         # gap (offence only: strong linemen are the offence's), at 4 points or more
         offence_carrier = ~defending[c]
         g = (offence_carrier & (2 * (qb_factor + 1) <= cpts)).nonzero()[0]  # 2 squares at _gap_cost_per_square
