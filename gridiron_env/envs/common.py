@@ -83,18 +83,36 @@ class RandomOpponent:
         self.counters = np.zeros(seeds.shape, dtype=np.uint64)
 
     def __call__(self, observation, mask, games=None):
-        mask = np.asarray(mask).astype(bool)
-        games = np.arange(mask.shape[0]) if games is None else np.asarray(games)
+        mask = np.asarray(mask)
+        return self.draw(mask if mask.dtype == np.bool_ else mask.astype(bool), games)
+
+    def draw(self, legal: np.ndarray, games=None) -> np.ndarray:
+        """The actions for bool masks ``legal`` [k, NUM_ACTIONS] (what ``__call__`` does once the mask is
+        bool; the vector env calls it with the engine's masks, skipping the int8 round trip)."""
+        games = np.arange(legal.shape[0]) if games is None else np.asarray(games)
         if self.keys.size == 0:
             self.reset(np.arange(int(games.max()) + 1 if games.size else 1))
         with np.errstate(over="ignore"):
             bits = splitmix64(self.keys[games] + self.counters[games] * np.uint64(0x9E3779B97F4A7C15))
         self.counters[games] += np.uint64(1)
         unit = (bits >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
-        count = mask.sum(axis=1)
-        pick = np.minimum((unit * count).astype(np.int64), np.maximum(count - 1, 0))
-        order = np.cumsum(mask, axis=1) - 1
-        return np.argmax(mask & (order == pick[:, None]), axis=1).astype(np.int64)
+        return kth_legal(legal, unit)
+
+
+def kth_legal(legal: np.ndarray, unit: np.ndarray) -> np.ndarray:
+    """int64 [k]: in each row of the bool masks ``legal`` [k, width], the legal id number
+    ``min(floor(unit * count), count - 1)`` (0-based, in id order) of its ``count`` legal ids; 0 where
+    none is legal. One pass over the legal ids (row-major) and a binary search for each row's first,
+    rather than a running count over every row's full width."""
+    k, width = legal.shape
+    ids = np.flatnonzero(legal)
+    if ids.size == 0:
+        return np.zeros(k, dtype=np.int64)
+    row_start = np.arange(k + 1) * width
+    start = np.searchsorted(ids, row_start)
+    count = np.diff(start)
+    pick = np.minimum((unit * count).astype(np.int64), np.maximum(count - 1, 0))
+    return np.where(count > 0, ids[np.minimum(start[:-1] + pick, ids.size - 1)] - row_start[:-1], 0)
 
 
 class AgentOpponent:

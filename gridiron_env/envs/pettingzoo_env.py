@@ -41,6 +41,7 @@ from pettingzoo.utils import wrappers
 
 from ..config import GameConfig
 from ..core import NUM_ACTIONS
+from ..core import step as engine_step
 from ..core.engine import recompute_legal
 from ..core.state import State
 from .common import (
@@ -171,11 +172,15 @@ class raw_env(AECEnv, EzPickle):
         self._cumulative_rewards[agent] = 0.0
         old = self.game_state
         a = _action_id(action)
-        # not an int: stands in as -1, which the engine treats as outside the action space
-        ids = np.array([-1 if a is None else a], dtype=np.int64)
-        new, _illegal, details = advance(old, ids, self.config, self.illegal_action)
-        if details and a is None:
-            details[0].update(action=action, name=None, reason=f"action {action!r} is not an integer action id")
+        if a is not None and 0 <= a < NUM_ACTIONS and old.legal[0, a]:
+            # a legal action (the usual case): what ``advance`` does with it, without its batch checks
+            new, details = engine_step(old, np.array([a], dtype=np.int64), config=self.config), {}
+        else:
+            # not an int: stands in as -1, which the engine treats as outside the action space
+            ids = np.array([-1 if a is None else a], dtype=np.int64)
+            new, _illegal, details = advance(old, ids, self.config, self.illegal_action)
+            if details and a is None:
+                details[0].update(action=action, name=None, reason=f"action {action!r} is not an integer action id")
         self.game_state = new
         self._cache = [None, None]
         to_act = int(new.to_act[0])

@@ -40,6 +40,7 @@ from ..core import start_drive
 from ..core import step as engine_step
 from ..core.chance import splitmix64
 from ..core.geometry import FIRST_FIELD_ROW, FRAME_ROW, HASH_BAND, KICKOFF_SQUARE, N_LANES, N_ROWS
+from ..core.state import FIELDS as _FIELDS
 from ..core.state import GAME_OVER, State
 from .common import (
     AGENTS, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, RandomOpponent, action_space, check_choice, encode,
@@ -86,6 +87,19 @@ def _draw(seeds, salt, high: int) -> np.ndarray:
     bits = splitmix64(np.asarray(seeds, dtype=np.uint64) ^ salt)
     unit = (bits >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
     return np.minimum((unit * high).astype(np.int64), high - 1)
+
+
+def _take_rows(state: State, rows) -> State:
+    """``state.take(rows)`` with one copy per field (State.take copies each fancy-indexed field twice)."""
+    new = object.__new__(State)
+    new.__dict__.update({name: value[rows] for name, value in state.__dict__.items() if name in _FIELDS})
+    return new
+
+
+def _put_rows(state: State, games, other: State, rows) -> None:
+    """In place: ``state``'s ``games`` get rows ``rows`` of ``other`` (``state.put`` of a sub-batch)."""
+    for name in _FIELDS:
+        getattr(state, name)[games] = getattr(other, name)[rows]
 
 
 def _new_engine_games(seeds, config) -> State:
@@ -181,6 +195,10 @@ class _LearnerBatch:
         self.learner_team = learner_team
         self.opponent = RandomOpponent() if opponent is None else opponent
         self._opponent_takes_games = _takes_games(self.opponent)
+        # The default opponent draws each game's actions from that game's own stream, whatever games it acts
+        # in together: its turns in different games may share engine calls (see ``step``). Other callables
+        # keep the exact grouping of calls they always had (a batched policy's output may depend on it).
+        self._random_opponent = type(self.opponent).__call__ is RandomOpponent.__call__
         # The default opponent never looks at observations: skip encoding them (a large share of a step).
         self._opponent_needs_obs = not (isinstance(self.opponent, RandomOpponent)
                                         or getattr(self.opponent, "needs_observation", True) is False
@@ -220,6 +238,14 @@ class _LearnerBatch:
         games = np.asarray(games, dtype=np.int64)
         if games.size == 0:
             return
+        self._start_episodes(games, seeds, state)
+        self._play_opponent(games)
+        if state is not None and (self._episode_over(games) & ~self.state.truncated[games]).any():
+            raise ValueError("options['state']: the position ends the episode before the learner acts "
+                             "(give a position where the learner gets a turn)")
+
+    def _start_episodes(self, games, seeds=None, state: State | None = None) -> None:
+        """:meth:`reset` up to the opponent's opening turns (which the caller then plays)."""
         if state is not None and (not isinstance(state, State) or state.batch_size != games.size):
             raise ValueError(f"options['state'] must be a State of {games.size} game(s), got {state!r}")
         if seeds is not None:
@@ -255,10 +281,6 @@ class _LearnerBatch:
         self.terminated[games] = False
         self.truncated[games] = False
         self.illegal[games] = None
-        self._play_opponent(games)
-        if state is not None and (self._episode_over(games) & ~self.state.truncated[games]).any():
-            raise ValueError("options['state']: the position ends the episode before the learner acts "
-                             "(give a position where the learner gets a turn)")
 
     def _new_drives(self, e, learner) -> State:
         """New games set to one drive: the offence (the learner, or the other team for the defence env)
@@ -309,8 +331,17 @@ class _LearnerBatch:
             over |= (s.drives[games] != self.drives0[games]).any(axis=1)
         return over
 
-    def step(self, actions, games) -> None:
-        """The learner's ``actions`` (ints, one per game in ``games``), then the opponent's turns."""
+    def step(self, actions, games, reset_games=None) -> None:
+        """The learner's ``actions`` (ints, one per game in ``games``), then the opponent's turns.
+
+        ``reset_games`` (other games' indices, optional): start their next episodes too, as :meth:`reset`
+        does after the step. With an opponent whose actions in a game do not depend on which other games
+        it acts in at the same time (the default random opponent), their opening opponent turns are played
+        in the same engine calls as the stepped games' turns: fewer, fuller rounds, the same games."""
+        if reset_games is not None and not self._random_opponent:
+            self.step(actions, games)
+            self.reset(reset_games)
+            return
         games = np.asarray(games, dtype=np.int64)
         actions = np.asarray(actions)
         if actions.shape != games.shape or not (np.issubdtype(actions.dtype, np.integer) or actions.size == 0):
@@ -336,6 +367,10 @@ class _LearnerBatch:
             active = np.zeros(self.n, dtype=bool)
             active[go] = True
             self.state = engine_step(self.state, full, config=self.config, active=active)
+        if reset_games is not None and reset_games.size:
+            self._start_episodes(reset_games)
+            go = np.concatenate([go, reset_games])
+        if go.size:
             self._play_opponent(go)
         self.elapsed[games] += 1
         self._results(games, prev_score, games[bad])
@@ -361,53 +396,78 @@ class _LearnerBatch:
         """Let the opponent act, in batch, in ``games`` until the learner is to act or the episode is over.
 
         One engine step per round over all games where the opponent is still to act (its turns are often
-        several actions long); no loop over games. The rounds run on a sub-batch holding only those
-        games, compacted as games leave it, so that the long tail of rounds does not copy the whole batch.
+        several actions long); no loop over games. The rounds run on the whole batch (with an ``active``
+        mask: the engine copies its input every step anyway) until fewer than half its games are still to
+        act, then on a sub-batch holding only those, compacted again as games leave it, so that the long
+        tail of rounds does not copy the whole batch. Finished games are written back as they leave.
         """
-        learner, drives0 = self.learner[games], self.drives0[games]
-        sub = self.state.take(games)
+        n = self.n
+        playing = np.zeros(n, dtype=bool)
+        playing[games] = True
+        rows = None  # indices in self.state of the rows of ``sub``; None while ``sub`` is the whole batch
+        learner, drives0 = self.learner, self.drives0
+        sub = self.state
         try:
             while True:
                 turn = (sub.to_act >= 0) & (sub.to_act != learner)
+                turn &= playing
                 turn &= ~(sub.terminated | sub.truncated)
                 if self.episode_kind == "drive":
                     turn &= ~(sub.drives != drives0).any(axis=1)
-                if not turn.any():
+                count = np.count_nonzero(turn)
+                if count == 0:
                     return
-                if turn.sum() * 2 < turn.size:  # compact: put the finished games back, keep the rest
-                    self.state.put(games, sub)
+                if count * 2 < turn.size:  # compact: write the finished games back, keep the rest
                     keep = np.flatnonzero(turn)
-                    games, learner, drives0, sub = games[keep], learner[keep], drives0[keep], sub.take(keep)
-                    turn = turn[keep]
+                    if rows is None:
+                        self.state = sub  # every row is current (rows not played were left unchanged)
+                        rows = keep
+                    else:
+                        done = np.flatnonzero(~turn)
+                        _put_rows(self.state, rows[done], sub, done)
+                        rows = rows[keep]
+                    sub = _take_rows(sub, keep)
+                    learner, drives0 = learner[keep], drives0[keep]
+                    turn = playing = np.ones(keep.size, dtype=bool)
                 acting = np.flatnonzero(turn)
-                mask = sub.legal[acting].astype(np.int8)
-                obs = None
-                if getattr(self.opponent, "needs_state", False):  # an agent that reads the engine State
-                    chosen = self.opponent(sub.take(acting), self.config, games=games[acting])
-                elif self._opponent_takes_games:
-                    if self._opponent_needs_obs:
-                        view = sub.take(acting)
-                        obs = encode(view, view.to_act, self.observation_kind, self.config)
-                    chosen = self.opponent(obs, mask, games=games[acting])
+                in_batch = acting if rows is None else rows[acting]  # the games' indices in the env's batch
+                if self._random_opponent:  # the default opponent: the engine's bool masks as they are
+                    chosen = self.opponent.draw(sub.legal[acting], in_batch)
                 else:
-                    if self._opponent_needs_obs:
-                        view = sub.take(acting)
-                        obs = encode(view, view.to_act, self.observation_kind, self.config)
-                    chosen = self.opponent(obs, mask)
-                chosen = np.asarray(chosen).reshape(-1)
-                if chosen.shape != acting.shape or not np.issubdtype(chosen.dtype, np.integer):
-                    raise ValueError(f"the opponent must return one int action per game ({acting.size}), "
-                                     f"got {chosen.dtype} {chosen.shape}")
+                    chosen = self._opponent_actions(sub, acting, in_batch)
                 full = np.zeros(sub.batch_size, dtype=np.int64)
                 full[acting] = chosen
                 try:
                     sub = engine_step(sub, full, config=self.config, active=turn)
                 except IllegalActionError as err:
-                    game = None if err.game is None else int(games[err.game])
+                    game = None if err.game is None else int(err.game if rows is None else rows[err.game])
                     raise IllegalActionError(f"the opponent played an illegal action in game {game}: {err}",
                                              game=game, action=err.action, legal_actions=err.legal_actions) from err
         finally:
-            self.state.put(games, sub)
+            if rows is None:
+                self.state = sub
+            else:
+                _put_rows(self.state, rows, sub, slice(None))
+
+    def _opponent_actions(self, sub, acting, games) -> np.ndarray:
+        """A callable opponent's actions in the ``acting`` rows of ``sub`` (``games``: their batch indices)."""
+        mask = sub.legal[acting].astype(np.int8)
+        obs = None
+        if getattr(self.opponent, "needs_state", False):  # an agent that reads the engine State
+            chosen = self.opponent(_take_rows(sub, acting), self.config, games=games)
+        else:
+            if self._opponent_needs_obs:
+                view = _take_rows(sub, acting)
+                obs = encode(view, view.to_act, self.observation_kind, self.config)
+            if self._opponent_takes_games:
+                chosen = self.opponent(obs, mask, games=games)
+            else:
+                chosen = self.opponent(obs, mask)
+        chosen = np.asarray(chosen).reshape(-1)
+        if chosen.shape != acting.shape or not np.issubdtype(chosen.dtype, np.integer):
+            raise ValueError(f"the opponent must return one int action per game ({acting.size}), "
+                             f"got {chosen.dtype} {chosen.shape}")
+        return chosen
 
     def _results(self, games, prev_score, illegal_games) -> None:
         """Rewards and episode ends of ``games`` after a learner step (see the env docstrings)."""
@@ -567,8 +627,8 @@ class _VectorBase(VectorEnv):
         final = None
         if self.autoreset_mode == AutoresetMode.NEXT_STEP:
             resetting = self._needs_reset
-            core.step(actions[~resetting], all_games[~resetting])
-            core.reset(all_games[resetting])  # their reward 0, not ended: core.reset cleared them
+            # the resets' reward is 0 and they are not ended: starting their episodes cleared them
+            core.step(actions[~resetting], all_games[~resetting], reset_games=all_games[resetting])
             done = core.terminated | core.truncated
             self._needs_reset = done.copy()
         else:
@@ -598,7 +658,8 @@ class _VectorBase(VectorEnv):
         if games is not None:
             mask = mask[games]
         k = mask.shape[0]
-        infos = {"action_mask": mask.astype(np.int8), "_action_mask": np.ones(k, dtype=bool),
+        # the masks are fresh arrays: viewed as int8 (0/1 bytes either way) rather than copied
+        infos = {"action_mask": mask.view(np.int8), "_action_mask": np.ones(k, dtype=bool),
                  "learner_team": core.learner_names(games), "_learner_team": np.ones(k, dtype=bool)}
         illegal = core.illegal if games is None else core.illegal[games]
         has = np.not_equal(illegal, None).astype(bool)
