@@ -89,6 +89,12 @@ def _draw(seeds, salt, high: int) -> np.ndarray:
     return np.minimum((unit * high).astype(np.int64), high - 1)
 
 
+# The opponent loop compacts its sub-batch only when that drops at least this many finished games: a
+# compaction costs two calls per state field (write back, take), a few finished games riding along cost
+# the engine little more than copying their rows.
+_MIN_COMPACTION = 128
+
+
 def _take_rows(state: State, rows) -> State:
     """``state.take(rows)`` with one copy per field (State.take copies each fancy-indexed field twice)."""
     new = object.__new__(State)
@@ -417,7 +423,8 @@ class _LearnerBatch:
                 count = np.count_nonzero(turn)
                 if count == 0:
                     return
-                if count * 2 < turn.size:  # compact: write the finished games back, keep the rest
+                if count * 2 < turn.size and turn.size - count >= _MIN_COMPACTION:
+                    # compact: write the finished games back, keep the rest
                     keep = np.flatnonzero(turn)
                     if rows is None:
                         self.state = sub  # every row is current (rows not played were left unchanged)
@@ -432,7 +439,8 @@ class _LearnerBatch:
                 acting = np.flatnonzero(turn)
                 in_batch = acting if rows is None else rows[acting]  # the games' indices in the env's batch
                 if self._random_opponent:  # the default opponent: the engine's bool masks as they are
-                    chosen = self.opponent.draw(sub.legal[acting], in_batch)
+                    chosen = self.opponent.draw(sub.legal if count == sub.batch_size else sub.legal[acting],
+                                                in_batch)
                 else:
                     chosen = self._opponent_actions(sub, acting, in_batch)
                 full = np.zeros(sub.batch_size, dtype=np.int64)
