@@ -106,3 +106,18 @@ def test_the_other_teams_special_is_secret_while_picking():
     seen_by_two = observe(s, [1])[0, FEATURE_LAYOUT["other_special"][0]]
     assert seen_by_two[1 + 1] == 1.0  # ball_hawk shown once both have picked
     assert sl.stop - sl.start == 5
+
+
+@pytest.mark.parametrize("config", [None, g.GameConfig(specials=False, target_score=7, kick_mode="paper")])
+def test_a_lone_game_encodes_exactly_as_in_a_batch(config):
+    """A batch of one takes its own (plain Python) path through the encoder: bit for bit the batched
+    result, for the team to act and for both teams explicitly, in every phase that random play reaches
+    (formations, kicks, play), plus the opening pick and a blind fumble scramble."""
+    positions = [random_positions(96, 120, seed=11, config=config), random_positions(96, 700, seed=12, config=config),
+                 g.init(2, seed=4, config=config), hidden_ball_scramble("14,9", config)]
+    s = g.State.concatenate(positions)
+    for team in (None, 0, 1):
+        batched = observe(s, None if team is None else np.full(s.batch_size, team), config)
+        for i in range(s.batch_size):
+            lone = observe(s.take(i), None if team is None else np.array([team]), config)
+            np.testing.assert_array_equal(lone[0], batched[i], err_msg=f"game {i}, team {team}")
