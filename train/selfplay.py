@@ -64,7 +64,7 @@ class TrainConfig:
     n_steps: int = 8
     batch_size: int = 2048
     n_epochs: int = 4
-    learning_rate: float = 1e-4
+    learning_rate: float = 3e-4
     gamma: float = 0.995
     gae_lambda: float = 0.95
     clip_range: float = 0.1
