@@ -1216,10 +1216,53 @@ _IN_PLAY = np.zeros(GAME_OVER + 1, dtype=bool)  # [phase]: a side's turn, which 
 _IN_PLAY[[PLAY, SCRAMBLE]] = True
 
 
+def _end_spent_turns(s: State, idx):
+    """End at once the turns of sides in play that can offer nothing but End turn for want of points: no
+    points left, no Lead Blocker follow possible and no handoff (every other action costs points; those two
+    are free). It spares these games, common in play, a mask computed only to be thrown away and a second
+    mask pass once their turn has ended. A sufficient test, not the exact one: _refresh's check on the
+    mask catches the rest (a side boxed in)."""
+    for _ in range(10_000):
+        rows = _rows(s, idx)
+        team = s.to_act[rows].astype(np.intp)  # -1 once over: reads a neighbour's points, masked by phase
+        spent = (s.phase[rows] == PLAY) & (s.points.reshape(-1).take(idx * 2 + team) == 0)
+        holder = s.ball_holder[rows]
+        attacking = team == s.offence[rows]
+        own_ball = spent & (holder >= 0) & ((holder < 11) == attacking)
+        follow = spent & (s.follow_square[rows] >= 0)
+        if own_ball.any():  # a handoff: a teammate beside the carrier, not ahead of him (rule 18)
+            o = own_ball.nonzero()[0]
+            mates, _ = _teammates_beside(s, idx[o], team[o], attacking[o], s.ball_square[idx[o]],
+                                         _HANDOFF_DIRECTIONS)
+            spent[o] = ~mates.any(axis=1)
+        if follow.any():  # a follow: a teammate beside the square just left, not the man who left it
+            f = follow.nonzero()[0]
+            fi = idx[f]
+            mates, occupant = _teammates_beside(s, fi, team[f], attacking[f], s.follow_square[fi], _DIRS)
+            spent[f] &= ~(mates & (occupant != s.follow_mover[fi, None])).any(axis=1)
+        if not spent.any():
+            return
+        idx = idx[spent]
+        _end_turn(s, idx)
+
+
+_HANDOFF_DIRECTIONS = np.array([d for d in range(N_DIRECTIONS) if d not in FORWARD_DIRECTIONS])
+_NEIGHBOUR_ROWS = NEIGHBOUR.reshape(2 * N_SQUARES, N_DIRECTIONS)
+
+
+def _teammates_beside(s, idx, team, attacking, square, directions):
+    """(bool [n, k]: a player of ``team`` stands on the neighbour of ``square`` in each of ``directions``
+    (team frame), the slots read there [n, k]). ``attacking``: ``team`` is the offence (slots 0-10)."""
+    nb = _NEIGHBOUR_ROWS.take(team * N_SQUARES + square.astype(np.intp), axis=0)[:, directions].astype(np.intp)
+    occupant = s.board.reshape(-1).take(np.maximum(nb, 0) + (idx * N_SQUARES)[:, None])
+    return (nb >= 0) & (occupant >= 0) & ((occupant < 11) == attacking[:, None]), occupant
+
+
 def _refresh(s: State, idx, config):
     """Recompute masks; end turns whose only legal action is End turn (rule 11)."""
     global _CONFIG
     _CONFIG = config
+    _end_spent_turns(s, idx)
     _compute_legal(s, idx)
     check = idx
     for _ in range(10_000):
