@@ -245,33 +245,35 @@ def _change_possession(s: State, idx, team, square, config=None):
         square = np.full(idx.size, square)
     if team.ndim == 0:
         team = np.full(idx.size, team)
-    over = np.zeros(idx.size, dtype=bool)
-    winner = np.full(idx.size, -1)
-    start_overtime = np.zeros(idx.size, dtype=bool)
+    n = idx.size
+    over = np.zeros(n, dtype=bool)
+    winner = np.full(n, -1)
 
     ot = s.overtime[idx]
-    # Overtime (rule 29): first to 4 overtime points wins; otherwise alternate from kickoff spots.
-    ot_pts = s.overtime_points[idx]
-    ot_win = ot & (ot_pts.max(axis=1) >= 4)
-    over |= ot_win
-    winner = np.where(ot_win, ot_pts.argmax(axis=1), winner)
-    team = np.where(ot, 1 - s.offence[idx], team)
-    square = np.where(ot, -1, square)
+    if ot.any():
+        # Overtime (rule 29): first to 4 overtime points wins; otherwise alternate from kickoff spots.
+        ot_pts = s.overtime_points[idx]
+        ot_win = ot & (ot_pts.max(axis=1) >= 4)
+        over |= ot_win
+        winner = np.where(ot_win, ot_pts.argmax(axis=1), winner)
+        team = np.where(ot, 1 - s.offence[idx], team)
+        square = np.where(ot, -1, square)
 
-    # Regulation (rule 28).
+    # Regulation (rule 28). Per-team fields read as flat [game * 2 + team] entries.
     reg = ~ot
-    opener = s.opener[idx]
+    opener = s.opener[idx].astype(np.intp)
     other = 1 - opener
-    scores = s.score[idx].astype(np.int64)
-    opener_score = scores[np.arange(idx.size), opener]
-    other_score = scores[np.arange(idx.size), other]
+    opener_key = idx * 2 + opener
+    other_key = opener_key ^ 1
+    scores, drives = s.score.reshape(-1), s.drives.reshape(-1)
+    opener_score = scores.take(opener_key)
+    other_score = scores.take(other_key)
     target = config.target_score
     other_first = reg & (other_score >= target) & (opener_score < target)
     over |= other_first
     winner = np.where(other_first, other, winner)
     opener_reached = reg & (opener_score >= target) & ~other_first
-    drives = s.drives[idx]
-    other_owed = drives[np.arange(idx.size), other] < drives[np.arange(idx.size), opener]
+    other_owed = drives.take(other_key) < drives.take(opener_key)
     final_drive_next = opener_reached & other_owed & (team == other)
     decide = opener_reached & ~final_drive_next
     higher = np.where(opener_score > other_score, opener, other)
@@ -280,15 +282,16 @@ def _change_possession(s: State, idx, team, square, config=None):
     winner = np.where(decide & ~tie, higher, winner)
     start_overtime = decide & tie
 
-    done = idx[over]
-    s.winner[done] = winner[over]
-    s.terminated[done] = True
-    s.phase[done] = GAME_OVER
-    s.to_act[done] = -1
-    s.ball_holder[done] = -1
+    if over.any():
+        done = idx[over]
+        s.winner[done] = winner[over]
+        s.terminated[done] = True
+        s.phase[done] = GAME_OVER
+        s.to_act[done] = -1
+        s.ball_holder[done] = -1
 
-    sot = idx[start_overtime]
-    if sot.size:
+    if start_overtime.any():
+        sot = idx[start_overtime]
         s.overtime[sot] = True
         s.overtime_points[sot] = 0
         team = team.copy()
@@ -428,8 +431,9 @@ def _begin_round(s: State, idx):
     """Roll the dice (rule 10); past the cap on rolls the ball is dead where it is (rule 12)."""
     if idx.size == 0:
         return
-    s.rolls[idx] += 1
-    capped = s.rolls[idx] > _CONFIG.max_rolls_per_down
+    rolls = s.rolls[idx] + 1
+    s.rolls[idx] = rolls
+    capped = rolls > _CONFIG.max_rolls_per_down
     go = idx
     if capped.any():
         dead = idx[capped]
@@ -445,11 +449,15 @@ def _begin_round(s: State, idx):
     off, dfn = pairs[:, 0], pairs[:, 1]
     off_pts = np.where(off[:, 0] >= dfn[:, 0], off[:, 0], off[:, 1])
     def_pts = np.where(dfn[:, 0] >= off[:, 0], dfn[:, 0], dfn[:, 1])
-    o = s.offence[go].astype(np.int64)
-    s.dice[go, o] = off
-    s.dice[go, 1 - o] = dfn
-    s.points[go, o] = np.minimum(8, s.points[go, o] + off_pts)
-    s.points[go, 1 - o] = np.minimum(8, s.points[go, 1 - o] + def_pts)
+    o = s.offence[go]
+    # flat [game * 2 + team] entries (a step's state is C-contiguous: these reshapes are views)
+    off_key = go * 2 + o
+    def_key = off_key ^ 1  # the other team's entry of the same game
+    dice, points = s.dice.reshape(-1, 2), s.points.reshape(-1)
+    dice[off_key] = off
+    dice[def_key] = dfn
+    points[off_key] = np.minimum(8, points.take(off_key) + off_pts)
+    points[def_key] = np.minimum(8, points.take(def_key) + def_pts)
     s.phase[go] = PLAY
     s.to_act[go] = o
     s.follow_square[go] = -1
@@ -1348,9 +1356,15 @@ def _apply(s, idx, a):
     if idx.size == 1:  # one game (an env's step): no grouping by kind
         _HANDLERS[int(kind[0])](s, idx, arg, a)
         return
-    for k in np.bincount(kind, minlength=len(_HANDLERS)).nonzero()[0]:  # kinds present, in order
-        m = kind == k
-        _HANDLERS[k](s, idx[m], arg[m], a[m])
+    # Group the games by kind with one stable sort (game order kept within a kind), then hand each
+    # handler its run of the sorted arrays: slices, not a boolean selection per kind.
+    order = np.argsort(kind, kind="stable")
+    idx, arg, a = idx[order], arg[order], a[order]
+    counts = np.bincount(kind, minlength=len(_HANDLERS))
+    end = np.cumsum(counts).tolist()
+    for k in counts.nonzero()[0].tolist():  # kinds present, in order
+        z = slice(end[k] - counts[k], end[k])
+        _HANDLERS[k](s, idx[z], arg[z], a[z])
 
 
 def _do_end_turn(s, idx):
