@@ -12,6 +12,7 @@ scripted outcome was used, so an unexpected or missing draw fails the test.
 from __future__ import annotations
 
 import itertools
+import textwrap
 
 import numpy as np
 import pytest
@@ -281,6 +282,75 @@ def test_rule11_a_free_handoff_keeps_the_turn_open():
     s = act(s, "move H N")  # H now stands beside F on the same row
     assert pts(s) == (0, 3) and int(s.to_act[0]) == 0 and phase(s) == "play"
     assert legal(s, "throw F") and legal(s, "end turn")
+
+
+def board_rows(cells: dict) -> str:
+    """Diagram board rows for ``cells`` {(row, lane): cell}, one line per row used, in row order."""
+    by_row: dict = {}
+    for (row, lane), cell in cells.items():
+        by_row.setdefault(row, {})[lane] = cell
+    return "\n".join(board_row(row, by_row[row]) for row in sorted(by_row))
+
+
+# Where F stands, as (rows, lanes) from the carrier's first square in the offence's frame (row - 1 is
+# forward for team one); the carrier then moves one square forward.
+HANDOFF_MATE = {"ahead": (-2, 0), "beside": (-1, 1), "behind": (0, 1)}
+
+
+@pytest.mark.parametrize("offence", ["one", "two"])
+@pytest.mark.parametrize("mate", ["ahead", "beside", "behind"])
+def test_rule11_with_no_points_left_only_a_handoff_keeps_the_turn(offence, mate):
+    # Rules 11 and 18: with its last point spent the offence can still hand off for free to a teammate
+    # beside or behind the carrier. A teammate ahead could only be thrown a forward pass (2 points): End
+    # turn is then the only legal action, and the engine ends the turn, drawing nothing.
+    o = TEAM[offence]
+    forward = -1 if o == 0 else 1  # team two's frame is the half turn: both deltas negated
+    carrier_row = 17 if o == 0 else 14
+    d_row, d_lane = HANDOFF_MATE[mate]
+    cells = {(carrier_row, 9): "H@", (carrier_row - forward * d_row, 9 - forward * d_lane): "F",
+             (12 if o == 0 else 19, 9): "MLB"}
+    s = position(f"""
+        offence: {offence}
+        to act: {offence}
+        line of scrimmage: row 16 lane 9
+        points: {"1-3" if o == 0 else "3-1"}
+        board:
+{textwrap.indent(board_rows(cells), " " * 8)}
+    """)
+    draws = []
+    s = act(s, "move H N", draws=draws)
+    assert draws == [] and pts(s)[o] == 0 and phase(s) == "play"
+    if mate == "ahead":
+        assert int(s.to_act[0]) == 1 - o and legal(s, "move MLB N")
+    else:
+        assert int(s.to_act[0]) == o and legal(s, "throw F") and legal(s, "end turn")
+        assert not any(legal(s, f"move {tag} {d}") for tag in ("H", "F") for d in DELTA)
+
+
+@pytest.mark.parametrize("teammate_beside", [True, False])
+def test_rule11_with_no_points_left_a_lead_blocker_follow_keeps_the_turn(teammate_beside):
+    # Rules 11 and 24: the offence spends its last point moving X; a teammate beside the square X left may
+    # still follow into it for free, so the turn stays open. When only X himself stands beside it (he
+    # cannot follow his own move), nothing is left and the engine ends the turn.
+    cells = {(20, 3): "H@", (16, 9): "X", (17, 9) if teammate_beside else (18, 14): "F", (12, 9): "MLB"}
+    s = position(f"""
+        offence: one
+        to act: one
+        line of scrimmage: row 16 lane 9
+        specials: lead_blocker -
+        points: 1-3
+        board:
+{textwrap.indent(board_rows(cells), " " * 8)}
+    """)
+    draws = []
+    s = act(s, "move X N", draws=draws)
+    assert draws == [] and pts(s) == (0, 3) and phase(s) == "play"
+    if teammate_beside:
+        assert int(s.to_act[0]) == 0 and legal(s, "follow F") and not legal(s, "follow X")
+        s = act(s, "follow F")
+        assert at(s, "F") == (16, 9) and int(s.to_act[0]) == 1  # the follow spent, the turn ends
+    else:
+        assert int(s.to_act[0]) == 1 and not any_follow(s)
 
 
 # --------------------------------------------------------------------------------- rule 12: rolls cap
