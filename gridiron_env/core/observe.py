@@ -188,14 +188,14 @@ def _fill_scalars(array, first: int, s: State, v, target: float) -> None:
     own_slot = (holder < 11) == offence_is_own
     out[:, at["own_ball"]] = carried & own_slot
     out[:, at["other_ball"]] = carried & ~own_slot
-    # own/other pairs of per-team fields, in one gather each
-    pair = _PAIR[v]
-    out[:, at["score"]:at["score"] + 2] = s.score[rr, pair] / target
+    # own/other pairs of per-team fields, in one flat gather each ([game * 2 + team] entries)
+    pair = rr * 2 + _PAIR[v]
+    out[:, at["score"]:at["score"] + 2] = s.score.reshape(-1).take(pair) / target
     out[:, at["target"]] = target / 99
     out[:, at["overtime"]] = s.overtime
-    out[:, at["overtime_points"]:at["overtime_points"] + 2] = s.overtime_points[rr, pair] / 4
+    out[:, at["overtime_points"]:at["overtime_points"] + 2] = s.overtime_points.reshape(-1).take(pair) / 4
     out[:, at["opener"]] = s.opener == v
-    out[:, at["drives"]:at["drives"] + 2] = s.drives[rr, pair] / 20
+    out[:, at["drives"]:at["drives"] + 2] = s.drives.reshape(-1).take(pair) / 20
     out[:, at["on_offence"]] = offence_is_own
     out[:, at["to_act"]] = s.to_act == v
     los_row = s.los_row.astype(np.int64)
@@ -208,19 +208,18 @@ def _fill_scalars(array, first: int, s: State, v, target: float) -> None:
     gain_off = FRAME_ROW[off, gain].astype(np.int64)
     out[:, at["rows_to_gain"]] = (los_off - gain_off) / 29
     out[:, at["goal_to_go"]] = gain_off < 3
-    out[:, at["points"]:at["points"] + 2] = s.points[rr, pair] / 8
-    dice = np.where((v == 1)[:, None, None], s.dice[:, ::-1], s.dice)  # [own, other] (cheaper than a gather)
-    out[:, at["dice"]:at["dice"] + 4] = dice.reshape(B, 4) / 6
+    out[:, at["points"]:at["points"] + 2] = s.points.reshape(-1).take(pair) / 8
+    out[:, at["dice"]:at["dice"] + 4] = s.dice.reshape(-1, 2).take(pair, axis=0).reshape(B, 4) / 6  # [own, other]
     out[:, at["rolls"]] = s.rolls / 20
     out[:, at["forward_pass_used"]] = s.forward_pass_used
-    out[:, at["lead_blocker_used"]:at["lead_blocker_used"] + 2] = s.lead_blocker_used[rr, pair]
+    out[:, at["lead_blocker_used"]:at["lead_blocker_used"] + 2] = s.lead_blocker_used.reshape(-1).take(pair)
     out[:, at["follow_open"]] = s.follow_square >= 0
     out[:, at["scramble_step"]] = s.scramble_step
-    out[:, at["field_goal"]:at["field_goal"] + 2] = _FG_BY_FRAME_ROW[los_off]
+    out[:, at["field_goal"]:at["field_goal"] + 2] = _FG_BY_FRAME_ROW.take(los_off, axis=0)
     out[:, at["steps"]] = s.steps / 10_000
 
     # One-hots, all set in one scatter; -1 (unset) entries are dropped.
-    specials = s.special[rr, pair].astype(np.int64)
+    specials = s.special.reshape(-1).take(pair).astype(np.int64)
     secret = phase == SPECIALS_PICK  # rule 24: picks are made without seeing the other's
     formation = s.formation.astype(np.int64)
     columns = np.stack([
