@@ -1247,6 +1247,10 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
     """
     global _CONFIG, _CHANCE
     config = config or GameConfig()
+    if active is None and state.phase.shape[0] == 1 and (chance is None or type(chance) is CounterChance):
+        lone = _lone.step_one(state, actions, config)  # plain Python over the one game (see lone.py)
+        if lone is not None:
+            return lone
     actions = np.asarray(actions)
     if actions.ndim == 0:
         actions = np.full(state.batch_size, actions)
@@ -1344,3 +1348,6 @@ def _raise_illegal(state, game, action):
     raise IllegalActionError(
         f"illegal action {label!r} (id {action}) in game {game}; legal actions: {names}\n{picture}",
         game=game, action=action, legal_actions=names)
+
+
+from . import lone as _lone  # noqa: E402  (last: it reads this module's tables)

@@ -1,0 +1,446 @@
+"""The engine's fast path for a batch of one game (an env's step, the exported bot).
+
+The engine's handlers are vectorised over a batch, and on a lone game nearly all of their cost is numpy's
+fixed cost per call (~150-300 calls a step). The hot parts of a step in play (the legal mask, a move, a
+Lead Blocker follow, End turn with its dice, the automatic end of turns, the input checks) are here
+written again as plain Python over one game's 11 players, reading the state as Python ints and bytes.
+That is an accepted exception to "no Python loops in the hot path": measured several times faster than
+the vectorised code on one game (as the observation encoder's batch-of-one path). Everything rarer
+(formations, kicks, throws, pushes, gaps, tackles, scoring, scrambles' moves, the roll cap) calls the
+vectorised handlers on the one game, so the rules live in one place for those.
+
+The result is bit for bit what ``engine.step`` computes for the same game (``tests/test_lone_path.py``
+checks it against the same games played inside a batch). ``engine.step`` takes this path only with the
+default chance source (counter streams) and no ``active`` mask; it falls back to the batched path for
+anything unusual (an illegal action, a finished game, unusual action types).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import actions as A
+from . import engine as E
+from .chance import CounterChance
+from .geometry import DIAGONAL, DISTANCE, FORWARD_DIRECTIONS, FRAME_ROW, N_LANES, N_ROWS, NEIGHBOUR
+from .state import FIELDS, PLAY, SCRAMBLE, State
+
+# --- Python copies of the tables ------------------------------------------------------------------------
+
+_NAMES = tuple(FIELDS)
+_ONE = np.zeros(1, dtype=np.int64)  # the game index array the vectorised handlers get (never written)
+_ONE.flags.writeable = False
+_NEIGHBOUR = NEIGHBOUR.tolist()  # [team][square][direction] -> square, -1 off the grid
+_DISTANCE = DISTANCE.tolist()  # [a][b]; a = -1 reads the last square's row, as the batched take does
+_FRAME_ROW = FRAME_ROW.tolist()
+_MOVE_COST = [2 if d else 1 for d in DIAGONAL.tolist()]
+_KIND = A.ACTION_KIND.tolist()
+_ARG = A.ACTION_ARG.tolist()
+_DIRECTION = A.ACTION_DIRECTION.tolist()
+_N_SQ1 = NEIGHBOUR.shape[1] + 1
+_THROW_KIND = E._THROW_KIND.tolist()  # flat [(team * 541 + thrower + 1) * 541 + receiver + 1]
+_GAP_BEYOND = E._GAP_BEYOND.tolist()  # the same layout
+_THROW_OK = E._THROW_OK.tolist()
+_LINEMAN_RECEIVER = E._LINEMAN_RECEIVER.tolist()
+_PUSH_STEP_COST = [_MOVE_COST[d] for d in FORWARD_DIRECTIONS]
+_CARRIER_TD = E._CARRIER_TD.tolist()
+_TD_ROW = E._TD_ROW.tolist()
+
+
+def _forward_lines():
+    """[team][square] -> the 3 forward lines (NW, N, NE in the team's frame), each its squares up to the
+    edge of the grid (a push's line of teammates runs along one)."""
+    lines = []
+    for team in range(2):
+        per_square = []
+        for sq in range(NEIGHBOUR.shape[1]):
+            three = []
+            for d in FORWARD_DIRECTIONS:
+                line, cur = [], sq
+                while True:
+                    cur = _NEIGHBOUR[team][cur][d]
+                    if cur < 0:
+                        break
+                    line.append(cur)
+                three.append(line)
+            per_square.append(three)
+        lines.append(per_square)
+    return lines
+
+
+_FORWARD_LINES = _forward_lines()
+
+_MOVE_BASE, _PUSH_BASE, _GAP_BASE = A.MOVE_BASE, A.PUSH_BASE, A.GAP_BASE
+_THROW_BASE, _FOLLOW_BASE, _NUM_ACTIONS = A.THROW_BASE, A.FOLLOW_BASE, A.NUM_ACTIONS
+_KIND_MOVE, _KIND_END_TURN, _KIND_FOLLOW = A.KIND_MOVE, A.KIND_END_TURN, A.KIND_FOLLOW
+_SPEEDY_QB, _LEAD_BLOCKER = A.SPEEDY_QB, A.LEAD_BLOCKER
+_MASK_DTYPE = np.dtype(np.bool_)
+
+
+def _int8(b: int) -> int:
+    """A board byte (tobytes of int8) as the slot it holds, -1 empty."""
+    return b - 256 if b > 127 else b
+
+
+# --- copy ------------------------------------------------------------------------------------------------
+
+def copy_state(state: State) -> State:
+    """``state.copy()`` with the field names fixed (no filtering of the instance dict)."""
+    new = object.__new__(State)
+    d = state.__dict__
+    new.__dict__.update({name: d[name].copy() for name in _NAMES})
+    return new
+
+
+# --- legal mask ------------------------------------------------------------------------------------------
+
+def _legal_play(s: State, mask: bytearray) -> bool:
+    """Write the legal ids of the lone game in PLAY into ``mask`` (End turn included); True when anything
+    but End turn is legal. The same rules as engine._legal_play, game by game."""
+    team = s.to_act.item()
+    offence = s.offence.item()
+    side = 0 if team == offence else 1
+    defending = side == 1
+    squares = s.player_square[0].tolist()
+    base = 11 * side
+    mine = squares[base:base + 11]
+    points = s.points[0].tolist()
+    pts = points[team]
+    holder = s.ball_holder.item()
+    own_carrier = holder >= 0 and (holder < 11) == (side == 0)
+    enemy_carrier = holder if holder >= 0 and not own_carrier else -3
+    speedy = s.special[0].tolist()[offence] == _SPEEDY_QB
+    board = s.board.tobytes()
+    nb_team = _NEIGHBOUR[team]
+    strong = s.strong.tobytes()
+    any_other = False
+
+    if pts > 0:
+        # Moves (rules 13-14): empty or the enemy carrier (a tackle) for the step's cost (double for a
+        # quarterback without Speedy QB); a weak offensive lineman, for a defender with 2 points, a swap.
+        qb_double = not defending and not speedy
+        swap_ok = defending and pts >= 2
+        at = _MOVE_BASE + side * 88
+        for k in range(11):
+            sq = mine[k]
+            if sq >= 0:
+                nbs = nb_team[sq]
+                double = qb_double and k == 0
+                for d in range(8):
+                    t = nbs[d]
+                    if t >= 0:
+                        occ = board[t]
+                        if occ == 255 or occ == enemy_carrier:
+                            cost = _MOVE_COST[d] * 2 if double else _MOVE_COST[d]
+                            if cost <= pts:
+                                mask[at + d] = 1
+                                any_other = True
+                        elif swap_ok and 1 <= occ <= 5 and not strong[occ - 1]:
+                            mask[at + d] = 1
+                            any_other = True
+            at += 8
+
+    # Lead Blocker follow (rule 24).
+    fsq = s.follow_square.item()
+    if fsq >= 0:
+        mover = s.follow_mover.item()
+        at = _FOLLOW_BASE + base
+        for k in range(11):
+            if _DISTANCE[mine[k]][fsq] == 1 and base + k != mover:
+                mask[at + k] = 1
+                any_other = True
+
+    # Carrier actions: push, gap, throw (rules 16-18).
+    if own_carrier:
+        csq = s.ball_square.item()
+        qb_factor = 2 if holder == 0 and not speedy else 1
+        if pts > 0:
+            attacking = team == offence
+            lines = _FORWARD_LINES[team][csq]
+            for j in range(3):
+                line = lines[j]
+                if not line:
+                    continue
+                first = _int8(board[line[0]])
+                if first < 0 or (first < 11) != attacking:
+                    continue
+                legal, shove = _push_line(board, line, attacking, strong)
+                if legal and _PUSH_STEP_COST[j] * qb_factor * (2 if shove else 1) <= pts:
+                    mask[_PUSH_BASE + first] = 1
+                    any_other = True
+        if not defending and 2 * (qb_factor + 1) <= pts:
+            row = ((team * _N_SQ1 + csq + 1) * _N_SQ1) + 1
+            for k in range(5):
+                if strong[k]:
+                    beyond = _GAP_BEYOND[row + squares[1 + k]]
+                    if beyond >= 0 and board[beyond] == 255:
+                        mask[_GAP_BASE + k] = 1
+                        any_other = True
+        two = pts >= 2
+        allowed = int(two)
+        if two and not defending and not s.forward_pass_used.item() and (
+                _FRAME_ROW[team][csq] > _FRAME_ROW[team][s.los_row.item() * N_LANES]):
+            allowed += 2
+        row = ((team * _N_SQ1 + csq + 1) * _N_SQ1) + 1
+        at = _THROW_BASE + base
+        for k in range(11):
+            if base + k != holder and _THROW_OK[allowed * 6 + _THROW_KIND[row + mine[k]] * 2 + _LINEMAN_RECEIVER[k]]:
+                mask[at + k] = 1
+                any_other = True
+    return any_other
+
+
+def _push_line(board: bytes, line: list, attacking: bool, strong: bytes):
+    """(legal, shoves a defender) of a push along ``line`` whose first square holds a teammate (rule 16):
+    the teammates must end on an empty square; one defender in the way may be shoved by a strong
+    offensive lineman right behind him, if the square past him is empty."""
+    n = len(line)
+    prev = _int8(board[line[0]])
+    k = 1
+    while k < n:
+        occ = _int8(board[line[k]])
+        if occ < 0 or (occ < 11) != attacking:
+            break
+        prev = occ
+        k += 1
+    if k == n:  # the teammates reach the edge of the grid
+        return False, False
+    if occ == -1:
+        return True, False
+    shove = attacking and 1 <= prev <= 5 and bool(strong[prev - 1])
+    if not shove:
+        return False, False
+    # the shoved defender moves on along the line: the next square that is not a teammate must be empty
+    k += 1
+    while k < n:
+        occ = _int8(board[line[k]])
+        if occ < 0 or (occ < 11) != attacking:
+            return occ == -1, True
+        k += 1
+    return False, True
+
+
+def _legal_scramble(s: State, mask: bytearray) -> bool:
+    """The blind steps of a fumble scramble: any free neighbour (rule 27), and End turn."""
+    team = s.to_act.item()
+    side = 0 if team == s.offence.item() else 1
+    mine = s.player_square[0].tolist()[11 * side:11 * side + 11]
+    board = s.board.tobytes()
+    nb_team = _NEIGHBOUR[team]
+    any_other = False
+    at = _MOVE_BASE + side * 88
+    for k in range(11):
+        sq = mine[k]
+        if sq >= 0:
+            nbs = nb_team[sq]
+            for d in range(8):
+                t = nbs[d]
+                if t >= 0 and board[t] == 255:
+                    mask[at + d] = 1
+                    any_other = True
+        at += 8
+    return any_other
+
+
+def _compute_legal(s: State) -> bool:
+    """Fill the lone game's mask; True when its turn may end on its own (in play, only End turn)."""
+    phase = s.phase.item()
+    if phase == PLAY or phase == SCRAMBLE:
+        mask = bytearray(_NUM_ACTIONS)
+        mask[0] = 1
+        other = _legal_play(s, mask) if phase == PLAY else _legal_scramble(s, mask)
+        s.legal[0] = np.frombuffer(mask, dtype=_MASK_DTYPE)
+        return not other
+    E._compute_legal(s, _ONE)
+    return False
+
+
+def _refresh(s: State) -> None:
+    """engine._refresh for the lone game: the mask, then end turns that can only end."""
+    if not _compute_legal(s):
+        return
+    for _ in range(10_000):
+        if s.phase.item() == SCRAMBLE:
+            E._scramble_step_done(s, _ONE)
+        else:
+            _end_turn(s)
+        if not _compute_legal(s):
+            return
+
+
+# --- dice and turns --------------------------------------------------------------------------------------
+
+_MASK64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_M1 = 0xBF58476D1CE4E5B9
+_M2 = 0x94D049BB133111EB
+_UNIT = 1.0 / (1 << 53)
+
+
+def _draws(s: State, high: int, count: int) -> list:
+    """``count`` draws in [0, high) from the game's counter stream, as CounterChance.draw gives them."""
+    key = s.rng_key.item()
+    counter = s.rng_counter.item()
+    s.rng_counter[0] = (counter + count) & _MASK64
+    out = []
+    for k in range(count):
+        z = (key + (counter + k) * _GOLDEN + _GOLDEN) & _MASK64
+        z = ((z ^ (z >> 30)) * _M1) & _MASK64
+        z = ((z ^ (z >> 27)) * _M2) & _MASK64
+        z ^= z >> 31
+        v = int(float(z >> 11) * _UNIT * high)
+        out.append(v if v < high else high - 1)
+    return out
+
+
+def _begin_round(s: State, config) -> None:
+    """engine._begin_round for the lone game; the roll cap's dead ball goes the batched way."""
+    rolls = s.rolls.item() + 1
+    if rolls > config.max_rolls_per_down:
+        E._begin_round(s, _ONE)
+        return
+    s.rolls[0] = rolls
+    f = _draws(s, 6, 4)
+    off_hi, off_lo = (f[0], f[1]) if f[0] >= f[1] else (f[1], f[0])
+    def_hi, def_lo = (f[2], f[3]) if f[2] >= f[3] else (f[3], f[2])
+    off_hi, off_lo, def_hi, def_lo = off_hi + 1, off_lo + 1, def_hi + 1, def_lo + 1
+    off_pts = off_hi if off_hi >= def_hi else off_lo
+    def_pts = def_hi if def_hi >= off_hi else def_lo
+    o = s.offence.item()
+    dice = s.dice
+    dice[0, o, 0], dice[0, o, 1] = off_hi, off_lo
+    dice[0, 1 - o, 0], dice[0, 1 - o, 1] = def_hi, def_lo
+    points = s.points[0].tolist()
+    s.points[0, o] = min(8, points[o] + off_pts)
+    s.points[0, 1 - o] = min(8, points[1 - o] + def_pts)
+    s.phase[0] = PLAY
+    s.to_act[0] = o
+    s.follow_square[0] = -1
+
+
+def _end_turn(s: State) -> None:
+    s.follow_square[0] = -1
+    o = s.offence.item()
+    if s.to_act.item() == o:
+        s.to_act[0] = 1 - o
+    else:
+        _begin_round(s, E._CONFIG)
+
+
+# --- moves -----------------------------------------------------------------------------------------------
+
+def _carrier_moved(s: State) -> None:
+    """A touchdown if the carrier stands in the end zone his team attacks (engine._carrier_moved)."""
+    holder = s.ball_holder.item()
+    if _CARRIER_TD[_TD_ROW[s.offence.item() * 23 + holder + 1] + s.ball_square.item()]:
+        E._carrier_moved(s, _ONE)
+
+
+def _do_move(s: State, slot: int, direction: int) -> None:
+    """engine._do_move for the lone game in PLAY."""
+    team = s.to_act.item()
+    ps = s.player_square
+    board = s.board
+    frm = ps.item(slot)
+    to = _NEIGHBOUR[team][frm][direction]
+    occupant = board.item(to)
+    cost = _MOVE_COST[direction]
+    if slot == 0 and s.special[0].tolist()[s.offence.item()] != _SPEEDY_QB:
+        cost *= 2
+    if occupant >= 0:
+        holder = s.ball_holder.item()
+        if occupant == holder:  # a tackle (rules 14-15)
+            s.points[0, team] -= cost
+            E._tackle(s, _ONE, np.array([team], dtype=np.int64))
+            return
+        # a swap through a weak lineman (rule 14)
+        s.points[0, team] -= 2
+        board[0, to] = slot
+        board[0, frm] = occupant
+        ps[0, slot] = to
+        ps[0, occupant] = frm
+        if holder == slot:
+            s.ball_square[0] = to
+        _carrier_moved(s)
+        return
+    s.points[0, team] -= cost
+    board[0, frm] = -1
+    board[0, to] = slot
+    ps[0, slot] = to
+    holder = s.ball_holder.item()
+    if holder == slot:
+        s.ball_square[0] = to
+    if holder < 0 and s.ball_square.item() == to:  # picking up a visible loose ball
+        E._gain_possession(s, _ONE, np.array([slot], dtype=np.int64), recovery=True)
+    else:
+        _carrier_moved(s)
+    # Lead Blocker may follow into the square left (rule 24).
+    if (s.special[0].tolist()[team] == _LEAD_BLOCKER and s.phase.item() == PLAY
+            and not s.lead_blocker_used[0].tolist()[team]):
+        s.follow_square[0] = frm
+        s.follow_mover[0] = slot
+
+
+def _do_follow(s: State, slot: int) -> None:
+    team = s.to_act.item()
+    to = s.follow_square.item()
+    frm = s.player_square.item(slot)
+    s.board[0, frm] = -1
+    s.board[0, to] = slot
+    s.player_square[0, slot] = to
+    if s.ball_holder.item() == slot:
+        s.ball_square[0] = to
+    s.lead_blocker_used[0, team] = True
+    s.follow_square[0] = -1
+    _carrier_moved(s)
+
+
+# --- step ------------------------------------------------------------------------------------------------
+
+def _action_id(actions):
+    """The action id of a batch of one as an int, or None when the batched checks must look at it."""
+    t = type(actions)
+    if t is int:
+        a = actions
+    elif t is np.ndarray:
+        if actions.shape != (1,) or actions.dtype.kind not in "iu":
+            return None
+        a = actions.item()
+    elif isinstance(actions, np.integer):
+        a = int(actions)
+    else:
+        return None
+    return a if 0 <= a < _NUM_ACTIONS else None
+
+
+def step_one(state: State, actions, config) -> State | None:
+    """engine.step for a batch of one with the default chance source and no ``active`` mask; None when
+    the batched path must take it (an illegal or unusual action, a finished game)."""
+    a = _action_id(actions)
+    if a is None or state.terminated.item() or state.truncated.item() or not state.legal.item(a):
+        return None
+    s = copy_state(state)
+    E._CONFIG, E._CHANCE = config, CounterChance()
+    try:
+        kind = _KIND[a]
+        if kind != _KIND_FOLLOW:
+            s.follow_square[0] = -1  # a Lead Blocker follow must come straight after the move
+        if kind == _KIND_MOVE and s.phase.item() == PLAY:
+            _do_move(s, _ARG[a], _DIRECTION[a])
+        elif kind == _KIND_END_TURN and s.phase.item() == PLAY:
+            _end_turn(s)
+        elif kind == _KIND_FOLLOW:
+            _do_follow(s, _ARG[a])
+        else:
+            arr = np.array([a], dtype=np.int64)
+            E._HANDLERS[kind](s, _ONE, A.ACTION_ARG[arr].astype(np.int64), arr)
+        steps = s.steps.item() + 1
+        s.steps[0] = steps
+        if steps >= config.max_steps and not s.terminated.item():
+            s.truncated[0] = True
+            s.phase[0] = E.GAME_OVER
+            s.to_act[0] = -1
+        _refresh(s)
+    finally:
+        E._CHANCE = None
+    return s
