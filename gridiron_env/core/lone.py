@@ -17,6 +17,8 @@ anything unusual (an illegal action, a finished game, unusual action types).
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 import numpy as np
 
 from . import actions as A
@@ -70,6 +72,37 @@ def _forward_lines():
 
 _FORWARD_LINES = _forward_lines()
 
+# Moves: each square's 8 neighbours in a team's frame, an off-grid step pointing back at the square itself
+# (its own player stands there: blocked, as engine._NB_SELF reads); a player off the field reads square 0
+# and affords nothing.
+_NB_SELF = [[tuple(t if t >= 0 else sq for t in per_square) for sq, per_square in enumerate(per_team)]
+            for per_team in _NEIGHBOUR]
+_OFF_FIELD_TARGETS = (0,) * 8
+_ALL8, _STRAIGHT8, _NONE8 = b"\1" * 8, bytes(1 - int(d) for d in DIAGONAL.tolist()), b"\0" * 8
+# _AFFORD[points capped at 4] = (pattern of a player, of a quarterback who pays double): the directions
+# whose step he can pay (rule 13), one byte each
+_AFFORD = [(_NONE8, _NONE8), (_STRAIGHT8, _NONE8), (_ALL8, _STRAIGHT8), (_ALL8, _STRAIGHT8), (_ALL8, _ALL8)]
+_MOVE_TABLES = {}
+
+
+def _move_table(enemy_carrier: int, strong) -> bytes:
+    """bytes.translate table: occupant byte -> 1 where a move onto it is open (empty, the enemy carrier, or,
+    when ``strong`` is given, a weak offensive lineman to swap with)."""
+    key = (enemy_carrier, strong)
+    table = _MOVE_TABLES.get(key)
+    if table is None:
+        t = bytearray(256)
+        t[255] = 1
+        if enemy_carrier >= 0:
+            t[enemy_carrier] = 1
+        if strong is not None:
+            for k in range(5):
+                if not strong[k]:
+                    t[k + 1] = 1
+        table = _MOVE_TABLES[key] = bytes(t)
+    return table
+
+
 _MOVE_BASE, _PUSH_BASE, _GAP_BASE = A.MOVE_BASE, A.PUSH_BASE, A.GAP_BASE
 _THROW_BASE, _FOLLOW_BASE, _NUM_ACTIONS = A.THROW_BASE, A.FOLLOW_BASE, A.NUM_ACTIONS
 _KIND_MOVE, _KIND_END_TURN, _KIND_FOLLOW = A.KIND_MOVE, A.KIND_END_TURN, A.KIND_FOLLOW
@@ -113,32 +146,31 @@ def _legal_play(s: State, mask: bytearray) -> bool:
     board = s.board.tobytes()
     nb_team = _NEIGHBOUR[team]
     strong = s.strong.tobytes()
-    any_other = False
 
     if pts > 0:
-        # Moves (rules 13-14): empty or the enemy carrier (a tackle) for the step's cost (double for a
-        # quarterback without Speedy QB); a weak offensive lineman, for a defender with 2 points, a swap.
-        qb_double = not defending and not speedy
-        swap_ok = defending and pts >= 2
-        at = _MOVE_BASE + side * 88
+        # Moves (rules 13-14): what stands on each target square decides (one translate of the 88
+        # occupants' bytes): empty or the enemy carrier (a tackle) for the step's cost, double for a
+        # quarterback without Speedy QB (the afford pattern); a weak offensive lineman, for a defender
+        # with 2 points (who can then pay any step), a swap.
+        nb_self = _NB_SELF[team]
+        afford = _AFFORD[pts if pts < 4 else 4]
+        targets = []
+        patterns = []
         for k in range(11):
             sq = mine[k]
             if sq >= 0:
-                nbs = nb_team[sq]
-                double = qb_double and k == 0
-                for d in range(8):
-                    t = nbs[d]
-                    if t >= 0:
-                        occ = board[t]
-                        if occ == 255 or occ == enemy_carrier:
-                            cost = _MOVE_COST[d] * 2 if double else _MOVE_COST[d]
-                            if cost <= pts:
-                                mask[at + d] = 1
-                                any_other = True
-                        elif swap_ok and 1 <= occ <= 5 and not strong[occ - 1]:
-                            mask[at + d] = 1
-                            any_other = True
-            at += 8
+                targets += nb_self[sq]
+                patterns.append(afford[1] if k == 0 and not defending and not speedy else afford[0])
+            else:
+                targets += _OFF_FIELD_TARGETS
+                patterns.append(_NONE8)
+        occupants = bytes(itemgetter(*targets)(board))
+        table = _move_table(enemy_carrier, strong if defending and pts >= 2 else None)
+        moves = (int.from_bytes(occupants.translate(table), "little")
+                 & int.from_bytes(b"".join(patterns), "little"))
+        if moves:
+            at = _MOVE_BASE + side * 88
+            mask[at:at + 88] = moves.to_bytes(88, "little")
 
     # Lead Blocker follow (rule 24).
     fsq = s.follow_square.item()
@@ -148,7 +180,6 @@ def _legal_play(s: State, mask: bytearray) -> bool:
         for k in range(11):
             if _DISTANCE[mine[k]][fsq] == 1 and base + k != mover:
                 mask[at + k] = 1
-                any_other = True
 
     # Carrier actions: push, gap, throw (rules 16-18).
     if own_carrier:
@@ -167,7 +198,6 @@ def _legal_play(s: State, mask: bytearray) -> bool:
                 legal, shove = _push_line(board, line, attacking, strong)
                 if legal and _PUSH_STEP_COST[j] * qb_factor * (2 if shove else 1) <= pts:
                     mask[_PUSH_BASE + first] = 1
-                    any_other = True
         if not defending and 2 * (qb_factor + 1) <= pts:
             row = ((team * _N_SQ1 + csq + 1) * _N_SQ1) + 1
             for k in range(5):
@@ -175,7 +205,6 @@ def _legal_play(s: State, mask: bytearray) -> bool:
                     beyond = _GAP_BEYOND[row + squares[1 + k]]
                     if beyond >= 0 and board[beyond] == 255:
                         mask[_GAP_BASE + k] = 1
-                        any_other = True
         two = pts >= 2
         allowed = int(two)
         if two and not defending and not s.forward_pass_used.item() and (
@@ -186,8 +215,7 @@ def _legal_play(s: State, mask: bytearray) -> bool:
         for k in range(11):
             if base + k != holder and _THROW_OK[allowed * 6 + _THROW_KIND[row + mine[k]] * 2 + _LINEMAN_RECEIVER[k]]:
                 mask[at + k] = 1
-                any_other = True
-    return any_other
+    return mask.find(1, 1) >= 0
 
 
 def _push_line(board: bytes, line: list, attacking: bool, strong: bytes):
