@@ -24,8 +24,11 @@ import numpy as np
 from . import actions as A
 from . import engine as E
 from .chance import CounterChance
-from .geometry import DIAGONAL, DISTANCE, FORWARD_DIRECTIONS, FRAME_ROW, N_LANES, N_ROWS, NEIGHBOUR
-from .state import FIELDS, PLAY, SCRAMBLE, State
+from .formations import DEFENCE_PLACEMENT, OFFENCE_PLACEMENT
+from .geometry import (
+    DIAGONAL, DISTANCE, FORWARD_DIRECTIONS, FRAME_LANE, FRAME_ROW, HASH_BAND, N_LANES, NEIGHBOUR, SCORING_END_ZONE,
+)
+from .state import DEFENCE_FORMATION, FIELDS, KICK_DECISION, PLAY, SCRAMBLE, State
 
 # --- Python copies of the tables ------------------------------------------------------------------------
 
@@ -106,6 +109,8 @@ def _move_table(enemy_carrier: int, strong) -> bytes:
 _MOVE_BASE, _PUSH_BASE, _GAP_BASE = A.MOVE_BASE, A.PUSH_BASE, A.GAP_BASE
 _THROW_BASE, _FOLLOW_BASE, _NUM_ACTIONS = A.THROW_BASE, A.FOLLOW_BASE, A.NUM_ACTIONS
 _KIND_MOVE, _KIND_END_TURN, _KIND_FOLLOW = A.KIND_MOVE, A.KIND_END_TURN, A.KIND_FOLLOW
+_KIND_OFFENCE_FORMATION, _KIND_DEFENCE_FORMATION = A.KIND_OFFENCE_FORMATION, A.KIND_DEFENCE_FORMATION
+_KIND_THROW = A.KIND_THROW
 _SPEEDY_QB, _LEAD_BLOCKER = A.SPEEDY_QB, A.LEAD_BLOCKER
 _MASK_DTYPE = np.dtype(np.bool_)
 
@@ -423,7 +428,86 @@ def _do_follow(s: State, slot: int) -> None:
     _carrier_moved(s)
 
 
+# --- formations and handoffs ------------------------------------------------------------------------------
+
+_OFFENCE_PLACEMENT = OFFENCE_PLACEMENT.tolist()  # [formation][frame LOS row][band index] -> 11 squares
+_DEFENCE_PLACEMENT = DEFENCE_PLACEMENT.tolist()
+_FRAME_LANE = FRAME_LANE.tolist()
+_HASH_BAND_0 = HASH_BAND[0]
+_FG_IN_RANGE = (E._FIELD_GOAL_TARGET_BY_ROW < 99).tolist()  # [frame LOS row]
+_SCORING_END_ZONE = SCORING_END_ZONE.tolist()
+_LAST_SQUARE = NEIGHBOUR.shape[1] - 1
+
+
+def _place(s: State, first_slot: int, placement, offence: int) -> None:
+    """Stand the 11 players of slots first_slot.. on their formation squares (offence frame -> absolute)."""
+    ps, board = s.player_square, s.board
+    for k, sq in enumerate(placement):
+        if offence:
+            sq = _LAST_SQUARE - sq
+        ps[0, first_slot + k] = sq
+        board[0, sq] = first_slot + k
+
+
+def _frame_los_band(s: State, offence: int):
+    los = _FRAME_ROW[offence][s.los_row.item() * N_LANES]
+    return los, _FRAME_LANE[offence][s.los_lane.item()] - _HASH_BAND_0
+
+
+def _do_offence_formation(s: State, formation: int) -> None:
+    """engine._do_offence_formation for the lone game."""
+    offence = s.offence.item()
+    s.formation[0, 0] = formation
+    los, band = _frame_los_band(s, offence)
+    _place(s, 0, _OFFENCE_PLACEMENT[formation][los][band], offence)
+    s.ball_holder[0] = 0  # the ball is snapped to the quarterback
+    s.ball_square[0] = s.player_square.item(0)
+    s.phase[0] = DEFENCE_FORMATION
+    s.to_act[0] = 1 - offence
+
+
+def _do_defence_formation(s: State, formation: int) -> None:
+    """engine._do_defence_formation for the lone game: the strong-lineman roll (rule 8), then the kick
+    decision (rule 9) or the first roll of the dice."""
+    offence = s.offence.item()
+    s.formation[0, 1] = formation
+    los, band = _frame_los_band(s, offence)
+    _place(s, 11, _DEFENCE_PLACEMENT[formation][los][band], offence)
+    s.strong[0] = [v == 1 for v in _draws(s, 2, 5)]
+    if _FG_IN_RANGE[los] or s.down.item() == 4:
+        s.phase[0] = KICK_DECISION
+        s.to_act[0] = offence
+    else:
+        _begin_round(s, E._CONFIG)
+
+
+def _do_handoff(s: State, slot: int, team: int, thrower_square: int, receiver_square: int) -> None:
+    """A handoff (engine._do_throw, kind 0): free; a backward one banks a point (rule 18)."""
+    if _FRAME_ROW[team][receiver_square] > _FRAME_ROW[team][thrower_square]:
+        s.points[0, team] = min(8, s.points[0].tolist()[team] + 1)
+    # engine._gain_possession: the receiver holds the ball where he stands
+    offence = s.offence.item()
+    holder_team = offence if slot < 11 else 1 - offence
+    s.ball_holder[0] = slot
+    s.ball_square[0] = receiver_square
+    s.ball_hidden[0] = False
+    s.last_holder_team[0] = holder_team
+    if _SCORING_END_ZONE[holder_team][receiver_square]:
+        E._touchdown(s, _ONE, np.array([holder_team], dtype=np.int64))
+
+
 # --- step ------------------------------------------------------------------------------------------------
+
+def _handoff(s: State, slot: int) -> bool:
+    """Play the throw to ``slot`` if it is a handoff (True); other throws go the batched way."""
+    team = s.to_act.item()
+    thrower_square = s.ball_square.item()
+    receiver_square = s.player_square.item(slot)
+    if _THROW_KIND[((team * _N_SQ1 + thrower_square + 1) * _N_SQ1) + receiver_square + 1] != 0:
+        return False
+    _do_handoff(s, slot, team, thrower_square, receiver_square)
+    return True
+
 
 def _action_id(actions):
     """The action id of a batch of one as an int, or None when the batched checks must look at it."""
@@ -459,7 +543,13 @@ def step_one(state: State, actions, config) -> State | None:
             _end_turn(s)
         elif kind == _KIND_FOLLOW:
             _do_follow(s, _ARG[a])
-        else:
+        elif kind == _KIND_OFFENCE_FORMATION:
+            _do_offence_formation(s, _ARG[a])
+        elif kind == _KIND_DEFENCE_FORMATION:
+            _do_defence_formation(s, _ARG[a])
+        elif kind == _KIND_THROW and _handoff(s, _ARG[a]):
+            pass
+        else:  # the rarer kinds: the batched handlers on the one game
             arr = np.array([a], dtype=np.int64)
             E._HANDLERS[kind](s, _ONE, A.ACTION_ARG[arr].astype(np.int64), arr)
         steps = s.steps.item() + 1
