@@ -26,9 +26,12 @@ from . import engine as E
 from .chance import CounterChance
 from .formations import DEFENCE_PLACEMENT, OFFENCE_PLACEMENT
 from .geometry import (
-    DIAGONAL, DISTANCE, FORWARD_DIRECTIONS, FRAME_LANE, FRAME_ROW, HASH_BAND, N_LANES, NEIGHBOUR, SCORING_END_ZONE,
+    DIAGONAL, DISTANCE, FORWARD_DIRECTIONS, FRAME_LANE, FRAME_ROW, HASH_BAND, LINE_OFFSETS, N_LANES, N_ROWS,
+    NEIGHBOUR, SCORING_END_ZONE, SQUARE_LANE, SQUARE_ROW,
 )
-from .state import DEFENCE_FORMATION, FIELDS, KICK_DECISION, PLAY, SCRAMBLE, State
+from .state import (
+    DEFENCE_FORMATION, FIELDS, GAME_OVER, KICK_DECISION, OFFENCE_FORMATION, PLAY, SCRAMBLE, SPECIALS_PICK, State,
+)
 
 # --- Python copies of the tables ------------------------------------------------------------------------
 
@@ -110,7 +113,7 @@ _MOVE_BASE, _PUSH_BASE, _GAP_BASE = A.MOVE_BASE, A.PUSH_BASE, A.GAP_BASE
 _THROW_BASE, _FOLLOW_BASE, _NUM_ACTIONS = A.THROW_BASE, A.FOLLOW_BASE, A.NUM_ACTIONS
 _KIND_MOVE, _KIND_END_TURN, _KIND_FOLLOW = A.KIND_MOVE, A.KIND_END_TURN, A.KIND_FOLLOW
 _KIND_OFFENCE_FORMATION, _KIND_DEFENCE_FORMATION = A.KIND_OFFENCE_FORMATION, A.KIND_DEFENCE_FORMATION
-_KIND_THROW = A.KIND_THROW
+_KIND_THROW, _KIND_PUSH = A.KIND_THROW, A.KIND_PUSH
 _SPEEDY_QB, _LEAD_BLOCKER = A.SPEEDY_QB, A.LEAD_BLOCKER
 _MASK_DTYPE = np.dtype(np.bool_)
 
@@ -284,8 +287,34 @@ def _compute_legal(s: State) -> bool:
         other = _legal_play(s, mask) if phase == PLAY else _legal_scramble(s, mask)
         s.legal[0] = np.frombuffer(mask, dtype=_MASK_DTYPE)
         return not other
-    E._compute_legal(s, _ONE)
+    if phase == KICK_DECISION:
+        mask = bytearray(_NUM_ACTIONS)
+        mask[A.PLAY_ON] = 1
+        los = _FRAME_ROW[s.offence.item()][s.los_row.item() * N_LANES]
+        mask[A.FIELD_GOAL] = _FG_IN_RANGE[los]
+        if s.down.item() == 4:
+            mask[A.PUNT_BASE:A.PUNT_BASE + E._CONFIG.longest_punt] = b"\1" * E._CONFIG.longest_punt
+        s.legal[0] = np.frombuffer(mask, dtype=_MASK_DTYPE)
+    else:
+        s.legal[0] = _PHASE_MASKS[phase]
     return False
+
+
+def _phase_masks():
+    """[phase] -> the mask of a phase whose legal actions are fixed (a choice of formation or special)."""
+    masks = {}
+    for phase, (first, stop) in ((SPECIALS_PICK, (A.SPECIAL_BASE, A.SPECIAL_BASE + len(A.SPECIALS))),
+                                 (OFFENCE_FORMATION, (A.OFFENCE_FORMATION_BASE, A.DEFENCE_FORMATION_BASE)),
+                                 (DEFENCE_FORMATION, (A.DEFENCE_FORMATION_BASE, A.SPECIAL_BASE)),
+                                 (GAME_OVER, (0, 0))):
+        mask = np.zeros(_NUM_ACTIONS, dtype=bool)
+        mask[first:stop] = True
+        mask.flags.writeable = False
+        masks[phase] = mask
+    return masks
+
+
+_PHASE_MASKS = _phase_masks()
 
 
 def _refresh(s: State) -> None:
@@ -436,6 +465,23 @@ _FRAME_LANE = FRAME_LANE.tolist()
 _HASH_BAND_0 = HASH_BAND[0]
 _FG_IN_RANGE = (E._FIELD_GOAL_TARGET_BY_ROW < 99).tolist()  # [frame LOS row]
 _SCORING_END_ZONE = SCORING_END_ZONE.tolist()
+_ROW, _LANE = SQUARE_ROW.tolist(), SQUARE_LANE.tolist()
+_PASS_OFFENCE_DICE = E._PASS_OFFENCE_DICE.tolist()
+_ROUND, _ROUNDS, _MAX_OFF = E._CONTEST_ROUND, E._CONTEST_ROUNDS, E._MAX_OFFENCE_DICE
+_LANE_SPAN = 2 * N_LANES - 1
+
+
+def _lane_squares():
+    """[(dr + 29) * 35 + dl + 17] -> the square offsets (from the thrower) strictly between thrower and
+    receiver on the throwing line (rule 19), from geometry.LINE_OFFSETS."""
+    table = []
+    for per_dr in LINE_OFFSETS.tolist():
+        for offsets in per_dr:
+            table.append([orow * N_LANES + olane for orow, olane in offsets if orow != 99])
+    return table
+
+
+_LANE_SQUARES = _lane_squares()
 _LAST_SQUARE = NEIGHBOUR.shape[1] - 1
 
 
@@ -485,7 +531,12 @@ def _do_handoff(s: State, slot: int, team: int, thrower_square: int, receiver_sq
     """A handoff (engine._do_throw, kind 0): free; a backward one banks a point (rule 18)."""
     if _FRAME_ROW[team][receiver_square] > _FRAME_ROW[team][thrower_square]:
         s.points[0, team] = min(8, s.points[0].tolist()[team] + 1)
-    # engine._gain_possession: the receiver holds the ball where he stands
+    _gain_possession(s, slot, receiver_square)
+
+
+def _gain_possession(s: State, slot: int, receiver_square: int) -> None:
+    """engine._gain_possession (not a recovery): ``slot`` holds the ball where he stands; a touchdown in
+    the end zone his team attacks."""
     offence = s.offence.item()
     holder_team = offence if slot < 11 else 1 - offence
     s.ball_holder[0] = slot
@@ -498,15 +549,105 @@ def _do_handoff(s: State, slot: int, team: int, thrower_square: int, receiver_sq
 
 # --- step ------------------------------------------------------------------------------------------------
 
-def _handoff(s: State, slot: int) -> bool:
-    """Play the throw to ``slot`` if it is a handoff (True); other throws go the batched way."""
+def _throw(s: State, slot: int) -> bool:
+    """Play the throw to ``slot`` if it is a handoff or a forward pass (True); laterals go the batched way."""
     team = s.to_act.item()
     thrower_square = s.ball_square.item()
     receiver_square = s.player_square.item(slot)
-    if _THROW_KIND[((team * _N_SQ1 + thrower_square + 1) * _N_SQ1) + receiver_square + 1] != 0:
+    kind = _THROW_KIND[((team * _N_SQ1 + thrower_square + 1) * _N_SQ1) + receiver_square + 1]
+    if kind == 0:
+        _do_handoff(s, slot, team, thrower_square, receiver_square)
+    elif kind == 2:
+        _do_forward_pass(s, slot, team, thrower_square, receiver_square)
+    else:
         return False
-    _do_handoff(s, slot, team, thrower_square, receiver_square)
     return True
+
+
+def _do_forward_pass(s: State, slot: int, team: int, thrower_square: int, receiver_square: int) -> None:
+    """engine._do_throw's forward pass: 2 points, spent either way; the dice contest (rule 19); 1 in 15 (10
+    against Ball Hawk) of the failures picked off (rule 20)."""
+    s.points[0, team] -= 2
+    s.forward_pass_used[0] = True
+    offence = s.offence.item()
+    squares = s.player_square[0].tolist()
+    defenders = squares[11:] if team == offence else squares[:11]
+    # engine.pass_dice
+    dist = [_DISTANCE[sq][receiver_square] for sq in defenders]
+    off = _PASS_OFFENCE_DICE[min(dist)]
+    special = s.special[0].tolist()
+    if off > 0 and special[team] == A.SURE_HANDS:
+        off += 1
+    dfn = sum(2 if d == 1 else (1 if d <= 3 else 0) for d in dist)
+    board = s.board.tobytes()
+    for sq in _LANE_SQUARES[(_ROW[receiver_square] - _ROW[thrower_square] + N_ROWS - 1) * _LANE_SPAN
+                            + _LANE[receiver_square] - _LANE[thrower_square] + N_LANES - 1]:
+        occ = board[sq + thrower_square]
+        if occ != 255 and (offence if occ < 11 else 1 - offence) != team:
+            dfn += 1
+    if s.ball_holder.item() != 0:
+        dfn += 1
+    if off == 0 or _contest(s, off, dfn):
+        _gain_possession(s, slot, receiver_square)
+        return
+    hawk = special[1 - team] == A.BALL_HAWK
+    if _draws(s, 10 if hawk else 15, 1)[0] == 0:
+        E._intercept(s, _ONE, np.array([team], dtype=np.int64), np.array([receiver_square], dtype=np.int64),
+                     np.array([thrower_square], dtype=np.int64))
+    else:
+        E._incomplete(s, _ONE)
+
+
+def _contest(s: State, off: int, dfn: int) -> bool:
+    """engine._contest on a counter stream: highest single die wins, ties rolled again; the draws of
+    several rounds are read at once and the counter set just past the decisive one."""
+    key = s.rng_key[:1]
+    while True:
+        counter = s.rng_counter.item()
+        faces = E._uniform(key, s.rng_counter[:1], 6, _ROUND * _ROUNDS)[0].tolist()
+        for r in range(_ROUNDS):
+            at = r * _ROUND
+            o_max = max(faces[at:at + off]) if off else -1
+            d_max = max(faces[at + _MAX_OFF:at + _MAX_OFF + dfn]) if dfn else -1
+            if o_max != d_max:
+                s.rng_counter[0] = counter + (r + 1) * _ROUND
+                return o_max > d_max
+        s.rng_counter[0] = counter + _ROUNDS * _ROUND
+
+
+def _do_push(s: State, slot: int) -> None:
+    """engine._do_push for the lone game: the carrier pushes the line of teammates that starts with
+    ``slot`` one square on along that forward direction (rule 16)."""
+    team = s.to_act.item()
+    carrier = s.ball_holder.item()
+    csq = s.ball_square.item()
+    board = s.board.tobytes()
+    lines = _FORWARD_LINES[team][csq]
+    for j in range(3):
+        line = lines[j]
+        if line and board[line[0]] == slot:
+            break
+    _, shove = _push_line(board, line, team == s.offence.item(), s.strong.tobytes())
+    cost = _PUSH_STEP_COST[j]
+    if carrier == 0 and s.special[0].tolist()[s.offence.item()] != _SPEEDY_QB:
+        cost *= 2
+    if shove:
+        cost *= 2
+    s.points[0, team] -= cost
+    # every man in the line moves one square on at once; the first empty square is filled by the last
+    ps, b = s.player_square, s.board
+    k = 0
+    while board[line[k]] != 255:
+        k += 1
+    for i in range(k, 0, -1):
+        mover = board[line[i - 1]]
+        b[0, line[i]] = mover
+        ps[0, mover] = line[i]
+    b[0, ps.item(carrier)] = -1  # (after the line has moved on: nobody else stood there)
+    b[0, line[0]] = carrier
+    ps[0, carrier] = line[0]
+    s.ball_square[0] = line[0]
+    _carrier_moved(s)
 
 
 def _action_id(actions):
@@ -547,8 +688,10 @@ def step_one(state: State, actions, config) -> State | None:
             _do_offence_formation(s, _ARG[a])
         elif kind == _KIND_DEFENCE_FORMATION:
             _do_defence_formation(s, _ARG[a])
-        elif kind == _KIND_THROW and _handoff(s, _ARG[a]):
+        elif kind == _KIND_THROW and _throw(s, _ARG[a]):
             pass
+        elif kind == _KIND_PUSH:
+            _do_push(s, _ARG[a])
         else:  # the rarer kinds: the batched handlers on the one game
             arr = np.array([a], dtype=np.int64)
             E._HANDLERS[kind](s, _ONE, A.ACTION_ARG[arr].astype(np.int64), arr)
