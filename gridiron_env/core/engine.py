@@ -1247,7 +1247,9 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
     """
     global _CONFIG, _CHANCE
     config = config or GameConfig()
-    if active is None and state.phase.shape[0] == 1 and (chance is None or type(chance) is CounterChance):
+    if state.phase.shape[0] == 1 and (chance is None or type(chance) is CounterChance) and (
+            active is None or (type(active) is np.ndarray and active.dtype == np.bool_ and active.shape == (1,)
+                               and active.item())):
         lone = _lone.step_one(state, actions, config)  # plain Python over the one game (see lone.py)
         if lone is not None:
             return lone

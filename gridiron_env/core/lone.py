@@ -26,8 +26,9 @@ from . import engine as E
 from .chance import CounterChance
 from .formations import DEFENCE_PLACEMENT, OFFENCE_PLACEMENT
 from .geometry import (
-    DIAGONAL, DISTANCE, FORWARD_DIRECTIONS, FRAME_LANE, FRAME_ROW, HASH_BAND, LINE_OFFSETS, N_LANES, N_ROWS,
-    NEIGHBOUR, SCORING_END_ZONE, SQUARE_LANE, SQUARE_ROW,
+    DEFENDED_END_ZONE, DIAGONAL, DISTANCE, END_ZONE_DEPTH, FIRST_FIELD_ROW, FORWARD_DIRECTIONS, FRAME_LANE,
+    FRAME_ROW, HASH_BAND, KICKOFF_SQUARE, LAST_FIELD_ROW, LINE_OFFSETS, N_LANES, N_ROWS, NEIGHBOUR,
+    SCORING_END_ZONE, SQUARE_LANE, SQUARE_ROW,
 )
 from .state import (
     DEFENCE_FORMATION, FIELDS, GAME_OVER, KICK_DECISION, OFFENCE_FORMATION, PLAY, SCRAMBLE, SPECIALS_PICK, State,
@@ -358,10 +359,13 @@ def _draws(s: State, high: int, count: int) -> list:
 def _begin_round(s: State, config) -> None:
     """engine._begin_round for the lone game; the roll cap's dead ball goes the batched way."""
     rolls = s.rolls.item() + 1
-    if rolls > config.max_rolls_per_down:
-        E._begin_round(s, _ONE)
-        return
     s.rolls[0] = rolls
+    if rolls > config.max_rolls_per_down:  # past the cap the ball is dead where it is (rule 12)
+        holder = s.ball_holder.item()
+        owner = _team_of(s, holder) if holder >= 0 else s.last_holder_team.item()
+        s.ball_hidden[0] = False
+        _ball_dead(s, owner, s.ball_square.item())
+        return
     f = _draws(s, 6, 4)
     off_hi, off_lo = (f[0], f[1]) if f[0] >= f[1] else (f[1], f[0])
     def_hi, def_lo = (f[2], f[3]) if f[2] >= f[3] else (f[3], f[2])
@@ -389,13 +393,188 @@ def _end_turn(s: State) -> None:
         _begin_round(s, E._CONFIG)
 
 
+# --- downs, possessions and scores (engine's bookkeeping, one game) -----------------------------------
+
+_DEFENDED_END_ZONE = DEFENDED_END_ZONE.tolist()
+_KICKOFF = list(KICKOFF_SQUARE)
+_FG_TARGET = E._FIELD_GOAL_TARGET_BY_ROW.tolist()
+
+
+def _team_of(s: State, slot: int) -> int:
+    offence = s.offence.item()
+    return offence if slot < 11 else 1 - offence
+
+
+def _start_down(s: State) -> None:
+    """engine._start_down: clear the field for a new down; the offence picks its formation."""
+    offence = s.offence.item()
+    s.board[0] = -1
+    s.player_square[0] = -1
+    s.ball_square[0] = s.los_row.item() * N_LANES + s.los_lane.item()
+    s.ball_holder[0] = -1
+    s.ball_hidden[0] = False
+    s.last_holder_team[0] = offence
+    s.points[0] = 0
+    s.rolls[0] = 0
+    s.formation[0] = -1
+    s.strong[0] = False
+    s.forward_pass_used[0] = False
+    s.lead_blocker_used[0] = False
+    s.follow_square[0] = -1
+    s.follow_mover[0] = -1
+    s.scramble_step[0] = 0
+    s.phase[0] = OFFENCE_FORMATION
+    s.to_act[0] = offence
+
+
+def _spot(s: State, square: int) -> None:
+    s.los_row[0] = _ROW[square]
+    s.los_lane[0] = min(max(_LANE[square], HASH_BAND[0]), HASH_BAND[-1])
+
+
+def _new_series(s: State, team: int, square: int) -> None:
+    """engine._new_series: first-and-ten for ``team`` at ``square`` (rule 6)."""
+    s.offence[0] = team
+    s.down[0] = 1
+    _spot(s, square)
+    gain_frame = _FRAME_ROW[team][s.los_row.item() * N_LANES] - 3
+    s.line_to_gain[0] = gain_frame if team == 0 else N_ROWS - 1 - gain_frame
+    _start_down(s)
+
+
+def _next_down(s: State, square: int) -> None:
+    """engine._next_down: same offence, next down; a failed 4th down turns the ball over (rule 6)."""
+    down = s.down.item() + 1
+    s.down[0] = down
+    if down > 4:
+        _change_possession(s, 1 - s.offence.item(), square)
+    else:
+        _spot(s, square)
+        _start_down(s)
+
+
+def _change_possession(s: State, team: int, square: int) -> None:
+    """engine._change_possession: the drive ends, the end of the game checked first (rules 28-29)."""
+    over, winner, start_overtime = False, -1, False
+    if s.overtime.item():
+        ot_points = s.overtime_points[0].tolist()
+        if max(ot_points) >= 4:
+            over, winner = True, (0 if ot_points[0] >= ot_points[1] else 1)
+        team, square = 1 - s.offence.item(), -1
+    else:
+        opener = s.opener.item()
+        other = 1 - opener
+        score = s.score[0].tolist()
+        opener_score, other_score = score[opener], score[other]
+        target = E._CONFIG.target_score
+        if other_score >= target and opener_score < target:
+            over, winner = True, other
+        elif opener_score >= target:
+            drives = s.drives[0].tolist()
+            if not (drives[other] < drives[opener] and team == other):  # no final drive owed: decide
+                if opener_score == other_score:
+                    start_overtime = True
+                else:
+                    over, winner = True, (opener if opener_score > other_score else other)
+    if over:
+        s.winner[0] = winner
+        s.terminated[0] = True
+        s.phase[0] = GAME_OVER
+        s.to_act[0] = -1
+        s.ball_holder[0] = -1
+        return
+    if start_overtime:
+        s.overtime[0] = True
+        s.overtime_points[0] = 0
+        team, square = _draws(s, 2, 1)[0], -1
+    if square < 0:
+        square = _KICKOFF[team]
+    s.drives[0, team] += 1
+    _new_series(s, team, square)
+
+
+def _score(s: State, team: int, points: int) -> None:
+    s.score[0, team] += points
+    if s.overtime.item():
+        s.overtime_points[0, team] += points
+
+
+def _touchdown(s: State, team: int) -> None:
+    """6 points, then the PAT (19 in 20) outside overtime; the other team receives (rules 23, 29)."""
+    _score(s, team, 6)
+    if not s.overtime.item() and _draws(s, 20, 1)[0] < 19:
+        s.score[0, team] += 1
+    _change_possession(s, 1 - team, -1)
+
+
+def _ball_dead(s: State, team: int, square: int) -> None:
+    """engine._ball_dead: the play ends with ``team`` owning the dead ball at ``square``."""
+    offence = s.offence.item()
+    if _DEFENDED_END_ZONE[team][square]:
+        if team == offence:  # a safety (rule 15): 2 points, the team that scored it receives (rule 4)
+            _score(s, 1 - team, 2)
+            _change_possession(s, 1 - team, -1)
+        else:  # a touchback for a defender returning a takeaway (rule 20)
+            _change_possession(s, team, -1)
+    elif _SCORING_END_ZONE[team][square]:  # loose and dead in the end zone it attacks: touchback
+        _change_possession(s, 1 - team, -1)
+    elif team != offence:  # the defence holds the ball: first-and-ten for it at the spot (rule 26)
+        _change_possession(s, team, square)
+    elif _FRAME_ROW[team][square] <= _FRAME_ROW[team][s.line_to_gain.item() * N_LANES]:
+        _new_series(s, team, square)  # first down: same drive
+    else:
+        _next_down(s, square)
+
+
+def _tackle(s: State, tackling_team: int) -> None:
+    """engine._tackle: 1 in 20 a fumble, otherwise the play ends at the carrier's square (rule 15)."""
+    carrier_square = s.ball_square.item()
+    if _draws(s, 20, 1)[0] == 0:
+        t = np.array([tackling_team], dtype=np.int64)
+        if E._start_fumble(s, _ONE, np.array([carrier_square], dtype=np.int64), t, t, 1 - t)[0]:
+            return
+    _ball_dead(s, 1 - tackling_team, carrier_square)
+
+
+def _do_field_goal(s: State) -> None:
+    """engine._do_field_goal (rule 21)."""
+    offence = s.offence.item()
+    los = _FRAME_ROW[offence][s.los_row.item() * N_LANES]
+    config = E._CONFIG
+    if config.kick_mode == "dice":
+        good = sum(_draws(s, 6, 3)) + 3 >= _FG_TARGET[los]
+    else:
+        reach = 8 + 4 * (sum(_draws(s, 6, 3)) + 3)
+        answer = _draws(s, 1_000_000, 1)[0]
+        good = reach >= 4 * (los - END_ZONE_DEPTH + 1) + 17 and answer < config.paper_answer_chance * 1e6
+    if good:
+        _score(s, offence, 3)
+        _change_possession(s, 1 - offence, -1)
+    else:
+        _change_possession(s, 1 - offence, s.los_row.item() * N_LANES + s.los_lane.item())
+
+
+def _do_punt(s: State, rows: int) -> None:
+    """engine._do_punt: lands target + uniform -2..+2 rows downfield, same lane; no return (rule 22)."""
+    offence = s.offence.item()
+    land = _FRAME_ROW[offence][s.los_row.item() * N_LANES] - rows - (_draws(s, 5, 1)[0] - 2)
+    if land < FIRST_FIELD_ROW:
+        _change_possession(s, 1 - offence, -1)
+        return
+    land = min(land, LAST_FIELD_ROW)
+    lane = _FRAME_LANE[offence][s.los_lane.item()]
+    if offence:
+        land, lane = N_ROWS - 1 - land, N_LANES - 1 - lane
+    _change_possession(s, 1 - offence, land * N_LANES + lane)
+
+
 # --- moves -----------------------------------------------------------------------------------------------
 
 def _carrier_moved(s: State) -> None:
     """A touchdown if the carrier stands in the end zone his team attacks (engine._carrier_moved)."""
     holder = s.ball_holder.item()
     if _CARRIER_TD[_TD_ROW[s.offence.item() * 23 + holder + 1] + s.ball_square.item()]:
-        E._carrier_moved(s, _ONE)
+        _touchdown(s, _team_of(s, holder))
 
 
 def _do_move(s: State, slot: int, direction: int) -> None:
@@ -413,7 +592,7 @@ def _do_move(s: State, slot: int, direction: int) -> None:
         holder = s.ball_holder.item()
         if occupant == holder:  # a tackle (rules 14-15)
             s.points[0, team] -= cost
-            E._tackle(s, _ONE, np.array([team], dtype=np.int64))
+            _tackle(s, team)
             return
         # a swap through a weak lineman (rule 14)
         s.points[0, team] -= 2
@@ -544,7 +723,7 @@ def _gain_possession(s: State, slot: int, receiver_square: int) -> None:
     s.ball_hidden[0] = False
     s.last_holder_team[0] = holder_team
     if _SCORING_END_ZONE[holder_team][receiver_square]:
-        E._touchdown(s, _ONE, np.array([holder_team], dtype=np.int64))
+        _touchdown(s, holder_team)
 
 
 # --- step ------------------------------------------------------------------------------------------------
@@ -594,8 +773,8 @@ def _do_forward_pass(s: State, slot: int, team: int, thrower_square: int, receiv
     if _draws(s, 10 if hawk else 15, 1)[0] == 0:
         E._intercept(s, _ONE, np.array([team], dtype=np.int64), np.array([receiver_square], dtype=np.int64),
                      np.array([thrower_square], dtype=np.int64))
-    else:
-        E._incomplete(s, _ONE)
+    else:  # incomplete: the next down from the same LOS (rule 20)
+        _next_down(s, s.los_row.item() * N_LANES + s.los_lane.item())
 
 
 def _contest(s: State, off: int, dfn: int) -> bool:
@@ -692,6 +871,12 @@ def step_one(state: State, actions, config) -> State | None:
             pass
         elif kind == _KIND_PUSH:
             _do_push(s, _ARG[a])
+        elif kind == A.KIND_PLAY_ON:
+            _begin_round(s, config)
+        elif kind == A.KIND_FIELD_GOAL:
+            _do_field_goal(s)
+        elif kind == A.KIND_PUNT:
+            _do_punt(s, _ARG[a])
         else:  # the rarer kinds: the batched handlers on the one game
             arr = np.array([a], dtype=np.int64)
             E._HANDLERS[kind](s, _ONE, A.ACTION_ARG[arr].astype(np.int64), arr)
