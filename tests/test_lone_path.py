@@ -15,7 +15,7 @@ import gridiron_env as g
 from gridiron_env.core import actions as A
 from gridiron_env.core import engine
 from gridiron_env.core.chance import ScriptedChance
-from gridiron_env.core.state import FIELDS, PLAY, SCRAMBLE
+from gridiron_env.core.state import FIELDS, GAME_OVER, PLAY, SCRAMBLE
 
 BATCH = 3
 
@@ -63,10 +63,22 @@ def _row_bytes(s, game):
     return [getattr(s, name)[game].tobytes() for name in FIELDS]
 
 
-def _play(config, seed, steps, seen, near_goal=False):
+def _tied(s):  # 3-3 at a target of 3: when the opener's drive ends, overtime starts
+    s.score[:] = 3
+
+
+def _late_overtime(s):  # 3-3 in overtime: the next score wins at the end of that possession
+    s.overtime[:] = True
+    s.overtime_points[:] = 3
+
+
+def _play(config, seed, steps, seen, near_goal=False, setup=None):
     rng = np.random.default_rng(seed)
     batch = g.init(BATCH, seed=seed, config=config)
     lone = [g.init(1, seed=seed + i, config=config) for i in range(BATCH)]
+    if setup is not None:  # the same edit to every game, batched and lone
+        for s in [batch] + lone:
+            setup(s)
     if near_goal:  # drives from 2 rows out (team one attacks row 0): carriers run in for touchdowns
         engine.start_drive(batch, np.arange(BATCH), 0, 4, 8, config)
         for s in lone:
@@ -95,6 +107,15 @@ def _play(config, seed, steps, seen, near_goal=False):
             seen["game truncated"] += int(new.truncated[i])
             seen["touchdown"] += int(A.ACTION_KIND[actions[i]] in (A.KIND_MOVE, A.KIND_FOLLOW)
                                      and (new.score[i] - batch.score[i]).max() >= 6)
+            seen["first down"] += int(new.down[i] == 1 and batch.down[i] > 1 and new.offence[i] == batch.offence[i])
+            seen["turnover on downs"] += int(batch.down[i] == 4 and new.offence[i] != batch.offence[i]
+                                             and new.phase[i] != GAME_OVER)
+            seen["overtime"] += int(new.overtime[i] and not batch.overtime[i])
+            seen["overtime won"] += int(new.overtime[i] and new.terminated[i] and not batch.terminated[i])
+            seen["fumble"] += int(new.phase[i] == SCRAMBLE and batch.phase[i] == PLAY)
+            seen["field goal good"] += int(actions[i] == A.FIELD_GOAL and (new.score[i] - batch.score[i]).max() == 3)
+            seen["punt"] += int(A.ACTION_KIND[actions[i]] == A.KIND_PUNT)
+            seen["forward pass"] += int(batch.forward_pass_used[i] < new.forward_pass_used[i])
         batch = new
 
 
@@ -105,9 +126,13 @@ def test_a_lone_game_steps_exactly_as_in_a_batch():
     _play(g.GameConfig(kick_mode="paper", paper_answer_chance=0.5, target_score=7), 20, 1500, seen)
     _play(g.GameConfig(max_steps=200, max_rolls_per_down=2, target_score=3, longest_punt=3), 30, 1500, seen)
     _play(g.GameConfig(target_score=3), 40, 1500, seen, near_goal=True)
+    _play(g.GameConfig(target_score=3), 70, 1000, seen, setup=_tied)
+    _play(g.GameConfig(), 80, 1000, seen, setup=_late_overtime)
     _play(g.GameConfig(max_steps=80), 50, 200, seen)
-    for branch in ("move", "tackle", "swap", "follow", "push", "gap", "throw", "pickup", "scramble",
-                   "end turn", "turn ended on its own", "touchdown", "game won", "game truncated"):
+    for branch in ("move", "tackle", "swap", "follow", "push", "gap", "throw", "pickup", "scramble", "fumble",
+                   "end turn", "turn ended on its own", "touchdown", "first down", "turnover on downs",
+                   "field goal good", "punt", "forward pass", "overtime", "overtime won", "game won",
+                   "game truncated"):
         assert seen[branch] > 0, (branch, seen)
 
 

@@ -1,18 +1,21 @@
 """The engine's fast path for a batch of one game (an env's step, the exported bot).
 
 The engine's handlers are vectorised over a batch, and on a lone game nearly all of their cost is numpy's
-fixed cost per call (~150-300 calls a step). The hot parts of a step in play (the legal mask, a move, a
-Lead Blocker follow, End turn with its dice, the automatic end of turns, the input checks) are here
-written again as plain Python over one game's 11 players, reading the state as Python ints and bytes.
-That is an accepted exception to "no Python loops in the hot path": measured several times faster than
-the vectorised code on one game (as the observation encoder's batch-of-one path). Everything rarer
-(formations, kicks, throws, pushes, gaps, tackles, scoring, scrambles' moves, the roll cap) calls the
-vectorised handlers on the one game, so the rules live in one place for those.
+fixed cost per call (~150-300 calls a step). Here the common parts of a step are written again as plain
+Python over one game's 11 players, reading the state as Python ints and bytes: the input checks, the
+legal mask of every phase, moves (tackles and swaps included), Lead Blocker follows, pushes, handoffs,
+forward passes, formations, End turn with its dice, the automatic end of turns, kicks, and the down,
+possession and scoring bookkeeping. That is an accepted exception to "no Python loops in the hot path":
+measured about five times faster than the vectorised code on one game (the observation encoder's
+batch-of-one path is the precedent). The rarer parts (laterals, interceptions, fumbles and the blind
+steps of a scramble, picking up a loose ball) call the vectorised handlers on the one game.
 
-The result is bit for bit what ``engine.step`` computes for the same game (``tests/test_lone_path.py``
-checks it against the same games played inside a batch). ``engine.step`` takes this path only with the
-default chance source (counter streams) and no ``active`` mask; it falls back to the batched path for
-anything unusual (an illegal action, a finished game, unusual action types).
+Every formula mirrors its engine counterpart (named in each docstring); a change to a rule must be made
+in both. The result is bit for bit what the batched path computes (``tests/test_lone_path.py`` plays the
+same games both ways and compares every field after every step). ``engine.step`` takes this path only
+with the default chance source (counter streams, whose draws are computed here the same way) and no
+``active`` mask (or a one-game mask that is True); an illegal action, a finished game or an unusual
+action type goes the batched way, which raises or handles it as before.
 """
 
 from __future__ import annotations
