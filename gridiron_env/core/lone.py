@@ -120,6 +120,8 @@ _KIND_OFFENCE_FORMATION, _KIND_DEFENCE_FORMATION = A.KIND_OFFENCE_FORMATION, A.K
 _KIND_THROW, _KIND_PUSH = A.KIND_THROW, A.KIND_PUSH
 _SPEEDY_QB, _LEAD_BLOCKER = A.SPEEDY_QB, A.LEAD_BLOCKER
 _MASK_DTYPE = np.dtype(np.bool_)
+_BOARD_DTYPE = np.dtype(np.int8)
+_COUNTER_CHANCE = CounterChance()  # stateless: the streams live in the state
 
 
 def _int8(b: int) -> int:
@@ -852,10 +854,11 @@ def step_one(state: State, actions, config) -> State | None:
     """engine.step for a batch of one with the default chance source and no ``active`` mask; None when
     the batched path must take it (an illegal or unusual action, a finished game)."""
     a = _action_id(actions)
-    if a is None or state.terminated.item() or state.truncated.item() or not state.legal.item(a):
+    if (a is None or state.terminated.item() or state.truncated.item() or not state.legal.item(a)
+            or state.board.dtype != _BOARD_DTYPE):  # (the board is read as bytes)
         return None
     s = copy_state(state)
-    E._CONFIG, E._CHANCE = config, CounterChance()
+    E._CONFIG, E._CHANCE = config, _COUNTER_CHANCE
     try:
         kind = _KIND[a]
         if kind != _KIND_FOLLOW:
