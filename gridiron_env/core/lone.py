@@ -148,15 +148,15 @@ def _legal_play(s: State, mask: bytearray) -> bool:
     offence = s.offence.item()
     side = 0 if team == offence else 1
     defending = side == 1
-    squares = s.player_square[0].tolist()
+    squares = s.player_square.tolist()[0]
     base = 11 * side
     mine = squares[base:base + 11]
-    points = s.points[0].tolist()
+    points = s.points.tolist()[0]
     pts = points[team]
     holder = s.ball_holder.item()
     own_carrier = holder >= 0 and (holder < 11) == (side == 0)
     enemy_carrier = holder if holder >= 0 and not own_carrier else -3
-    speedy = s.special[0].tolist()[offence] == _SPEEDY_QB
+    speedy = s.special.tolist()[0][offence] == _SPEEDY_QB
     board = s.board.tobytes()
     nb_team = _NEIGHBOUR[team]
     strong = s.strong.tobytes()
@@ -266,7 +266,7 @@ def _legal_scramble(s: State, mask: bytearray) -> bool:
     """The blind steps of a fumble scramble: any free neighbour (rule 27), and End turn."""
     team = s.to_act.item()
     side = 0 if team == s.offence.item() else 1
-    mine = s.player_square[0].tolist()[11 * side:11 * side + 11]
+    mine = s.player_square.tolist()[0][11 * side:11 * side + 11]
     board = s.board.tobytes()
     nb_team = _NEIGHBOUR[team]
     any_other = False
@@ -381,7 +381,7 @@ def _begin_round(s: State, config) -> None:
     dice = s.dice
     dice[0, o, 0], dice[0, o, 1] = off_hi, off_lo
     dice[0, 1 - o, 0], dice[0, 1 - o, 1] = def_hi, def_lo
-    points = s.points[0].tolist()
+    points = s.points.tolist()[0]
     s.points[0, o] = min(8, points[o] + off_pts)
     s.points[0, 1 - o] = min(8, points[1 - o] + def_pts)
     s.phase[0] = PLAY
@@ -462,20 +462,20 @@ def _change_possession(s: State, team: int, square: int) -> None:
     """engine._change_possession: the drive ends, the end of the game checked first (rules 28-29)."""
     over, winner, start_overtime = False, -1, False
     if s.overtime.item():
-        ot_points = s.overtime_points[0].tolist()
+        ot_points = s.overtime_points.tolist()[0]
         if max(ot_points) >= 4:
             over, winner = True, (0 if ot_points[0] >= ot_points[1] else 1)
         team, square = 1 - s.offence.item(), -1
     else:
         opener = s.opener.item()
         other = 1 - opener
-        score = s.score[0].tolist()
+        score = s.score.tolist()[0]
         opener_score, other_score = score[opener], score[other]
         target = E._CONFIG.target_score
         if other_score >= target and opener_score < target:
             over, winner = True, other
         elif opener_score >= target:
-            drives = s.drives[0].tolist()
+            drives = s.drives.tolist()[0]
             if not (drives[other] < drives[opener] and team == other):  # no final drive owed: decide
                 if opener_score == other_score:
                     start_overtime = True
@@ -591,7 +591,7 @@ def _do_move(s: State, slot: int, direction: int) -> None:
     to = _NEIGHBOUR[team][frm][direction]
     occupant = board.item(to)
     cost = _MOVE_COST[direction]
-    if slot == 0 and s.special[0].tolist()[s.offence.item()] != _SPEEDY_QB:
+    if slot == 0 and s.special.tolist()[0][s.offence.item()] != _SPEEDY_QB:
         cost *= 2
     if occupant >= 0:
         holder = s.ball_holder.item()
@@ -621,8 +621,8 @@ def _do_move(s: State, slot: int, direction: int) -> None:
     else:
         _carrier_moved(s)
     # Lead Blocker may follow into the square left (rule 24).
-    if (s.special[0].tolist()[team] == _LEAD_BLOCKER and s.phase.item() == PLAY
-            and not s.lead_blocker_used[0].tolist()[team]):
+    if (s.special.tolist()[0][team] == _LEAD_BLOCKER and s.phase.item() == PLAY
+            and not s.lead_blocker_used.tolist()[0][team]):
         s.follow_square[0] = frm
         s.follow_mover[0] = slot
 
@@ -714,7 +714,7 @@ def _do_defence_formation(s: State, formation: int) -> None:
 def _do_handoff(s: State, slot: int, team: int, thrower_square: int, receiver_square: int) -> None:
     """A handoff (engine._do_throw, kind 0): free; a backward one banks a point (rule 18)."""
     if _FRAME_ROW[team][receiver_square] > _FRAME_ROW[team][thrower_square]:
-        s.points[0, team] = min(8, s.points[0].tolist()[team] + 1)
+        s.points[0, team] = min(8, s.points.tolist()[0][team] + 1)
     _gain_possession(s, slot, receiver_square)
 
 
@@ -754,12 +754,12 @@ def _do_forward_pass(s: State, slot: int, team: int, thrower_square: int, receiv
     s.points[0, team] -= 2
     s.forward_pass_used[0] = True
     offence = s.offence.item()
-    squares = s.player_square[0].tolist()
+    squares = s.player_square.tolist()[0]
     defenders = squares[11:] if team == offence else squares[:11]
     # engine.pass_dice
     dist = [_DISTANCE[sq][receiver_square] for sq in defenders]
     off = _PASS_OFFENCE_DICE[min(dist)]
-    special = s.special[0].tolist()
+    special = s.special.tolist()[0]
     if off > 0 and special[team] == A.SURE_HANDS:
         off += 1
     dfn = sum(2 if d == 1 else (1 if d <= 3 else 0) for d in dist)
@@ -813,7 +813,7 @@ def _do_push(s: State, slot: int) -> None:
             break
     _, shove = _push_line(board, line, team == s.offence.item(), s.strong.tobytes())
     cost = _PUSH_STEP_COST[j]
-    if carrier == 0 and s.special[0].tolist()[s.offence.item()] != _SPEEDY_QB:
+    if carrier == 0 and s.special.tolist()[0][s.offence.item()] != _SPEEDY_QB:
         cost *= 2
     if shove:
         cost *= 2
