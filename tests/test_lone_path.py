@@ -168,3 +168,63 @@ def test_injected_dice_still_reach_a_lone_game():
     s = g.step(s, [A.action_id("formation four_three")], config=config, chance=chance)
     assert not chance.queue
     assert s.phase[0] == PLAY and s.points[0, s.offence[0]] == 6 and s.points[0, 1 - s.offence[0]] == 1
+
+
+def _positions(config, count, seed):
+    """Positions in play from seeded random games (the ball carried), for the bookkeeping tests."""
+    rng = np.random.default_rng(seed)
+    s, found = g.init(1, seed=seed, config=config), []
+    while len(found) < count:
+        if s.to_act[0] < 0:
+            s = g.init(1, seed=int(rng.integers(1 << 30)), config=config)
+        if s.phase[0] == PLAY and s.ball_holder[0] >= 0 and rng.random() < 0.05:
+            found.append(s)
+        s = g.step(s, [_pick(rng, s, 0)], config=config)
+    return found
+
+
+def _same_as_engine(base, config, lone_call, engine_call):
+    a, b = base.copy(), base.copy()
+    engine._CONFIG, engine._CHANCE = config, engine.CounterChance()
+    lone_call(a)
+    engine_call(b)
+    assert _lone_bytes(a) == _lone_bytes(b), [n for n, x, y in zip(FIELDS, _lone_bytes(a), _lone_bytes(b)) if x != y]
+
+
+def test_the_lone_bookkeeping_is_the_engine_s_on_every_square():
+    """A dead ball, a catch and a change of possession on every square and score line: the lone path's
+    bookkeeping (safeties, touchbacks, first downs, touchdowns, the end of the game and overtime) against
+    the engine's."""
+    from gridiron_env.core import lone
+
+    one = np.zeros(1, dtype=np.int64)
+    config = g.GameConfig(target_score=7)
+    for base in _positions(config, 3, 11):
+        for team in (0, 1):
+            for square in range(0, 540, 7):
+                _same_as_engine(base, config, lambda s: lone._ball_dead(s, team, square),
+                                lambda s: engine._ball_dead(s, one, np.array([team]), np.array([square])))
+        offence = int(base.offence[0])
+        for slot in range(22):
+            for square in (1, 9, 17, 280, 522, 530, 538):  # the end zones, and midfield
+                def put(s):  # the carrier hands the ball to ``slot`` standing on ``square`` (if it is free)
+                    if s.board[0, square] < 0:
+                        s.board[0, s.player_square[0, slot]] = -1
+                        s.board[0, square] = slot
+                        s.player_square[0, slot] = square
+                _same_as_engine(
+                    base, config, lambda s: (put(s), lone._gain_possession(s, slot, s.player_square[0, slot].item())),
+                    lambda s: (put(s), engine._gain_possession(s, one, np.array([slot]))))
+        for overtime in (False, True):
+            for opener_score in (0, 6, 7, 9):
+                for other_score in (0, 6, 7, 9):
+                    for drives in ((1, 1), (2, 1), (1, 2)):
+                        for team in (0, 1):
+                            def edit(s):
+                                s.overtime[0] = overtime
+                                s.score[0, s.opener[0]], s.score[0, 1 - s.opener[0]] = opener_score, other_score
+                                s.overtime_points[0] = (min(opener_score, 5), min(other_score, 3))
+                                s.drives[0] = drives
+                            _same_as_engine(
+                                base, config, lambda s: (edit(s), lone._change_possession(s, team, 100 + offence)),
+                                lambda s: (edit(s), engine._change_possession(s, one, team, 100 + offence)))
