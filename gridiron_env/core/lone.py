@@ -3,11 +3,11 @@
 The engine's handlers are vectorised over a batch, and on a lone game nearly all of their cost is numpy's
 fixed cost per call (~150-300 calls a step). Here the common parts of a step are written again as plain
 Python over one game's 11 players, reading the state as Python ints and bytes: the input checks, the
-legal mask of every phase, moves (tackles and swaps included), Lead Blocker follows, pushes, handoffs,
-forward passes, formations, End turn with its dice, the automatic end of turns, kicks, and the down,
-possession and scoring bookkeeping. That is an accepted exception to "no Python loops in the hot path":
+legal mask of every phase, moves (tackles and swaps included), Lead Blocker follows, pushes, throws,
+formations, End turn with its dice, the automatic end of turns, kicks, and the down, possession and
+scoring bookkeeping. That is an accepted exception to "no Python loops in the hot path":
 measured about five times faster than the vectorised code on one game (the observation encoder's
-batch-of-one path is the precedent). The rarer parts (laterals, interceptions, fumbles and the blind
+batch-of-one path is the precedent). The rarer parts (gap runs, interceptions, fumbles and the blind
 steps of a scramble, picking up a loose ball) call the vectorised handlers on the one game.
 
 Every formula mirrors its engine counterpart (named in each docstring); a change to a rule must be made
@@ -735,19 +735,33 @@ def _gain_possession(s: State, slot: int, receiver_square: int) -> None:
 
 # --- step ------------------------------------------------------------------------------------------------
 
-def _throw(s: State, slot: int) -> bool:
-    """Play the throw to ``slot`` if it is a handoff or a forward pass (True); laterals go the batched way."""
+def _throw(s: State, slot: int) -> None:
+    """Play the throw to ``slot``: a handoff, a lateral or a forward pass by the distance and direction."""
     team = s.to_act.item()
     thrower_square = s.ball_square.item()
     receiver_square = s.player_square.item(slot)
     kind = _THROW_KIND[((team * _N_SQ1 + thrower_square + 1) * _N_SQ1) + receiver_square + 1]
     if kind == 0:
         _do_handoff(s, slot, team, thrower_square, receiver_square)
-    elif kind == 2:
-        _do_forward_pass(s, slot, team, thrower_square, receiver_square)
+    elif kind == 1:
+        _do_lateral(s, slot, team, thrower_square, receiver_square)
     else:
-        return False
-    return True
+        _do_forward_pass(s, slot, team, thrower_square, receiver_square)
+
+
+def _do_lateral(s: State, slot: int, team: int, thrower_square: int, receiver_square: int) -> None:
+    """engine._do_throw's lateral: 2 points; 99/100 caught behind the LOS row, 19/20 past it; a drop is a
+    fumble at the receiver (batched), and the throwing side loses its remaining points (rule 18)."""
+    s.points[0, team] -= 2
+    behind = _FRAME_ROW[team][thrower_square] > _FRAME_ROW[team][s.los_row.item() * N_LANES]
+    roll = _draws(s, 100, 1)[0]
+    dropped = roll == 0 if behind else roll < 5
+    if dropped:
+        t = np.array([team], dtype=np.int64)
+        if E._start_fumble(s, _ONE, np.array([receiver_square], dtype=np.int64), 1 - t, t, t)[0]:
+            s.points[0, team] = 0
+            return
+    _gain_possession(s, slot, receiver_square)
 
 
 def _do_forward_pass(s: State, slot: int, team: int, thrower_square: int, receiver_square: int) -> None:
@@ -875,8 +889,8 @@ def step_one(state: State, actions, config) -> State | None:
             _do_offence_formation(s, _ARG[a])
         elif kind == _KIND_DEFENCE_FORMATION:
             _do_defence_formation(s, _ARG[a])
-        elif kind == _KIND_THROW and _throw(s, _ARG[a]):
-            pass
+        elif kind == _KIND_THROW:
+            _throw(s, _ARG[a])
         elif kind == _KIND_PUSH:
             _do_push(s, _ARG[a])
         elif kind == A.KIND_PLAY_ON:
