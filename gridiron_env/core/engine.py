@@ -1298,6 +1298,12 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
     """
     global _CONFIG, _CHANCE
     config = config or GameConfig()
+    if state.phase.shape[0] == 1 and (chance is None or type(chance) is CounterChance) and (
+            active is None or (type(active) is np.ndarray and active.dtype == np.bool_ and active.shape == (1,)
+                               and active.item())):
+        lone = _lone.step_one(state, actions, config)  # plain Python over the one game (see lone.py)
+        if lone is not None:
+            return lone
     actions = np.asarray(actions)
     if actions.ndim == 0:
         actions = np.full(state.batch_size, actions)
@@ -1401,3 +1407,6 @@ def _raise_illegal(state, game, action):
     raise IllegalActionError(
         f"illegal action {label!r} (id {action}) in game {game}; legal actions: {names}\n{picture}",
         game=game, action=action, legal_actions=names)
+
+
+from . import lone as _lone  # noqa: E402  (last: it reads this module's tables)

@@ -1,0 +1,914 @@
+"""The engine's fast path for a batch of one game (an env's step, the exported bot).
+
+The engine's handlers are vectorised over a batch, and on a lone game nearly all of their cost is numpy's
+fixed cost per call (~150-300 calls a step). Here the common parts of a step are written again as plain
+Python over one game's 11 players, reading the state as Python ints and bytes: the input checks, the
+legal mask of every phase, moves (tackles and swaps included), Lead Blocker follows, pushes, throws,
+formations, End turn with its dice, the automatic end of turns, kicks, and the down, possession and
+scoring bookkeeping. That is an accepted exception to "no Python loops in the hot path":
+measured about five times faster than the vectorised code on one game (the observation encoder's
+batch-of-one path is the precedent). The rarer parts (gap runs, interceptions, fumbles and the blind
+steps of a scramble, picking up a loose ball) call the vectorised handlers on the one game.
+
+Every formula mirrors its engine counterpart (named in each docstring); a change to a rule must be made
+in both. The result is bit for bit what the batched path computes (``tests/test_lone_path.py`` plays the
+same games both ways and compares every field after every step). ``engine.step`` takes this path only
+with the default chance source (counter streams, whose draws are computed here the same way) and no
+``active`` mask (or a one-game mask that is True); an illegal action, a finished game or an unusual
+action type goes the batched way, which raises or handles it as before.
+"""
+
+from __future__ import annotations
+
+from array import array
+from operator import itemgetter
+
+import numpy as np
+
+from . import actions as A
+from . import engine as E
+from .chance import CounterChance
+from .formations import DEFENCE_PLACEMENT, OFFENCE_PLACEMENT
+from .geometry import (
+    DEFENDED_END_ZONE, DIAGONAL, DISTANCE, END_ZONE_DEPTH, FIRST_FIELD_ROW, FORWARD_DIRECTIONS, FRAME_LANE,
+    FRAME_ROW, HASH_BAND, KICKOFF_SQUARE, LAST_FIELD_ROW, LINE_OFFSETS, N_LANES, N_ROWS, NEIGHBOUR,
+    SCORING_END_ZONE, SQUARE_LANE, SQUARE_ROW,
+)
+from .state import (
+    DEFENCE_FORMATION, FIELDS, GAME_OVER, KICK_DECISION, OFFENCE_FORMATION, PLAY, SCRAMBLE, SPECIALS_PICK, State,
+)
+
+# --- Python copies of the tables ------------------------------------------------------------------------
+
+_NAMES = tuple(FIELDS)
+_ONE = np.zeros(1, dtype=np.int64)  # the game index array the vectorised handlers get (never written)
+_ONE.flags.writeable = False
+_NEIGHBOUR = NEIGHBOUR.tolist()  # [team][square][direction] -> square, -1 off the grid
+# The big tables as bytes (or an int16 array): indexed like lists, a fraction of their memory and import time.
+_DISTANCE = [row.tobytes() for row in DISTANCE.astype(np.uint8)]  # [a][b]; a = -1 reads the last row, as
+# the batched take does
+_FRAME_ROW = FRAME_ROW.tolist()
+_MOVE_COST = [2 if d else 1 for d in DIAGONAL.tolist()]
+_KIND = A.ACTION_KIND.tolist()
+_ARG = A.ACTION_ARG.tolist()
+_DIRECTION = A.ACTION_DIRECTION.tolist()
+_N_SQ1 = NEIGHBOUR.shape[1] + 1
+_THROW_KIND = E._THROW_KIND.astype(np.uint8).tobytes()  # flat [(team * 541 + thrower + 1) * 541 + receiver + 1]
+_GAP_BEYOND = array("h", E._GAP_BEYOND.astype(np.int16).tobytes())  # the same layout
+_THROW_OK = E._THROW_OK.tolist()
+_LINEMAN_RECEIVER = E._LINEMAN_RECEIVER.tolist()
+_PUSH_STEP_COST = [_MOVE_COST[d] for d in FORWARD_DIRECTIONS]
+_CARRIER_TD = E._CARRIER_TD.tobytes()
+_TD_ROW = E._TD_ROW.tolist()
+
+
+def _forward_lines():
+    """[team][square] -> the 3 forward lines (NW, N, NE in the team's frame), each its squares up to the
+    edge of the grid (a push's line of teammates runs along one)."""
+    lines = []
+    for team in range(2):
+        per_square = []
+        for sq in range(NEIGHBOUR.shape[1]):
+            three = []
+            for d in FORWARD_DIRECTIONS:
+                line, cur = [], sq
+                while True:
+                    cur = _NEIGHBOUR[team][cur][d]
+                    if cur < 0:
+                        break
+                    line.append(cur)
+                three.append(line)
+            per_square.append(three)
+        lines.append(per_square)
+    return lines
+
+
+_FORWARD_LINES = _forward_lines()
+
+# Moves: each square's 8 neighbours in a team's frame, an off-grid step pointing back at the square itself
+# (its own player stands there: blocked, as engine._NB_SELF reads); a player off the field reads square 0
+# and affords nothing.
+_NB_SELF = [[tuple(t if t >= 0 else sq for t in per_square) for sq, per_square in enumerate(per_team)]
+            for per_team in _NEIGHBOUR]
+_OFF_FIELD_TARGETS = (0,) * 8
+_ALL8, _STRAIGHT8, _NONE8 = b"\1" * 8, bytes(1 - int(d) for d in DIAGONAL.tolist()), b"\0" * 8
+# _AFFORD[points capped at 4] = (pattern of a player, of a quarterback who pays double): the directions
+# whose step he can pay (rule 13), one byte each
+_AFFORD = [(_NONE8, _NONE8), (_STRAIGHT8, _NONE8), (_ALL8, _STRAIGHT8), (_ALL8, _STRAIGHT8), (_ALL8, _ALL8)]
+_MOVE_TABLES = {}
+
+
+def _move_table(enemy_carrier: int, strong) -> bytes:
+    """bytes.translate table: occupant byte -> 1 where a move onto it is open (empty, the enemy carrier, or,
+    when ``strong`` is given, a weak offensive lineman to swap with)."""
+    key = (enemy_carrier, strong)
+    table = _MOVE_TABLES.get(key)
+    if table is None:
+        t = bytearray(256)
+        t[255] = 1
+        if enemy_carrier >= 0:
+            t[enemy_carrier] = 1
+        if strong is not None:
+            for k in range(5):
+                if not strong[k]:
+                    t[k + 1] = 1
+        table = _MOVE_TABLES[key] = bytes(t)
+    return table
+
+
+_MOVE_BASE, _PUSH_BASE, _GAP_BASE = A.MOVE_BASE, A.PUSH_BASE, A.GAP_BASE
+_THROW_BASE, _FOLLOW_BASE, _NUM_ACTIONS = A.THROW_BASE, A.FOLLOW_BASE, A.NUM_ACTIONS
+_KIND_MOVE, _KIND_END_TURN, _KIND_FOLLOW = A.KIND_MOVE, A.KIND_END_TURN, A.KIND_FOLLOW
+_KIND_OFFENCE_FORMATION, _KIND_DEFENCE_FORMATION = A.KIND_OFFENCE_FORMATION, A.KIND_DEFENCE_FORMATION
+_KIND_THROW, _KIND_PUSH = A.KIND_THROW, A.KIND_PUSH
+_SPEEDY_QB, _LEAD_BLOCKER = A.SPEEDY_QB, A.LEAD_BLOCKER
+_MASK_DTYPE = np.dtype(np.bool_)
+_BOARD_DTYPE = np.dtype(np.int8)
+_COUNTER_CHANCE = CounterChance()  # stateless: the streams live in the state
+
+
+def _int8(b: int) -> int:
+    """A board byte (tobytes of int8) as the slot it holds, -1 empty."""
+    return b - 256 if b > 127 else b
+
+
+# --- copy ------------------------------------------------------------------------------------------------
+
+def copy_state(state: State) -> State:
+    """``state.copy()`` with the field names fixed (no filtering of the instance dict)."""
+    new = object.__new__(State)
+    d = state.__dict__
+    new.__dict__.update({name: d[name].copy() for name in _NAMES})
+    return new
+
+
+# --- legal mask ------------------------------------------------------------------------------------------
+
+def _legal_play(s: State, mask: bytearray) -> bool:
+    """Write the legal ids of the lone game in PLAY into ``mask`` (End turn included); True when anything
+    but End turn is legal. The same rules as engine._legal_play, game by game."""
+    team = s.to_act.item()
+    offence = s.offence.item()
+    side = 0 if team == offence else 1
+    defending = side == 1
+    squares = s.player_square.tolist()[0]
+    base = 11 * side
+    mine = squares[base:base + 11]
+    points = s.points.tolist()[0]
+    pts = points[team]
+    holder = s.ball_holder.item()
+    own_carrier = holder >= 0 and (holder < 11) == (side == 0)
+    enemy_carrier = holder if holder >= 0 and not own_carrier else -3
+    speedy = s.special.tolist()[0][offence] == _SPEEDY_QB
+    board = s.board.tobytes()
+    strong = s.strong.tobytes()
+
+    if pts > 0:
+        # Moves (rules 13-14): what stands on each target square decides (one translate of the 88
+        # occupants' bytes): empty or the enemy carrier (a tackle) for the step's cost, double for a
+        # quarterback without Speedy QB (the afford pattern); a weak offensive lineman, for a defender
+        # with 2 points (who can then pay any step), a swap.
+        nb_self = _NB_SELF[team]
+        afford = _AFFORD[pts if pts < 4 else 4]
+        targets = []
+        patterns = []
+        for k in range(11):
+            sq = mine[k]
+            if sq >= 0:
+                targets += nb_self[sq]
+                patterns.append(afford[1] if k == 0 and not defending and not speedy else afford[0])
+            else:
+                targets += _OFF_FIELD_TARGETS
+                patterns.append(_NONE8)
+        occupants = bytes(itemgetter(*targets)(board))
+        table = _move_table(enemy_carrier, strong if defending and pts >= 2 else None)
+        moves = (int.from_bytes(occupants.translate(table), "little")
+                 & int.from_bytes(b"".join(patterns), "little"))
+        if moves:
+            at = _MOVE_BASE + side * 88
+            mask[at:at + 88] = moves.to_bytes(88, "little")
+
+    # Lead Blocker follow (rule 24).
+    fsq = s.follow_square.item()
+    if fsq >= 0:
+        mover = s.follow_mover.item()
+        at = _FOLLOW_BASE + base
+        for k in range(11):
+            if _DISTANCE[mine[k]][fsq] == 1 and base + k != mover:
+                mask[at + k] = 1
+
+    # Carrier actions: push, gap, throw (rules 16-18).
+    if own_carrier:
+        csq = s.ball_square.item()
+        qb_factor = 2 if holder == 0 and not speedy else 1
+        if pts > 0:
+            attacking = team == offence
+            lines = _FORWARD_LINES[team][csq]
+            for j in range(3):
+                line = lines[j]
+                if not line:
+                    continue
+                first = _int8(board[line[0]])
+                if first < 0 or (first < 11) != attacking:
+                    continue
+                legal, shove = _push_line(board, line, attacking, strong)
+                if legal and _PUSH_STEP_COST[j] * qb_factor * (2 if shove else 1) <= pts:
+                    mask[_PUSH_BASE + first] = 1
+        if not defending and 2 * (qb_factor + 1) <= pts:
+            row = ((team * _N_SQ1 + csq + 1) * _N_SQ1) + 1
+            for k in range(5):
+                if strong[k]:
+                    beyond = _GAP_BEYOND[row + squares[1 + k]]
+                    if beyond >= 0 and board[beyond] == 255:
+                        mask[_GAP_BASE + k] = 1
+        two = pts >= 2
+        allowed = int(two)
+        if two and not defending and not s.forward_pass_used.item() and (
+                _FRAME_ROW[team][csq] > _FRAME_ROW[team][s.los_row.item() * N_LANES]):
+            allowed += 2
+        row = ((team * _N_SQ1 + csq + 1) * _N_SQ1) + 1
+        at = _THROW_BASE + base
+        for k in range(11):
+            if base + k != holder and _THROW_OK[allowed * 6 + _THROW_KIND[row + mine[k]] * 2 + _LINEMAN_RECEIVER[k]]:
+                mask[at + k] = 1
+    return mask.find(1, 1) >= 0
+
+
+def _push_line(board: bytes, line: list, attacking: bool, strong: bytes):
+    """(legal, shoves a defender) of a push along ``line`` whose first square holds a teammate (rule 16):
+    the teammates must end on an empty square; one defender in the way may be shoved by a strong
+    offensive lineman right behind him, if the square past him is empty."""
+    n = len(line)
+    prev = _int8(board[line[0]])
+    k = 1
+    while k < n:
+        occ = _int8(board[line[k]])
+        if occ < 0 or (occ < 11) != attacking:
+            break
+        prev = occ
+        k += 1
+    if k == n:  # the teammates reach the edge of the grid
+        return False, False
+    if occ == -1:
+        return True, False
+    shove = attacking and 1 <= prev <= 5 and bool(strong[prev - 1])
+    if not shove:
+        return False, False
+    # the shoved defender moves on along the line: the next square that is not a teammate must be empty
+    k += 1
+    while k < n:
+        occ = _int8(board[line[k]])
+        if occ < 0 or (occ < 11) != attacking:
+            return occ == -1, True
+        k += 1
+    return False, True
+
+
+def _legal_scramble(s: State, mask: bytearray) -> bool:
+    """The blind steps of a fumble scramble: any free neighbour (rule 27), and End turn."""
+    team = s.to_act.item()
+    side = 0 if team == s.offence.item() else 1
+    mine = s.player_square.tolist()[0][11 * side:11 * side + 11]
+    board = s.board.tobytes()
+    nb_team = _NEIGHBOUR[team]
+    any_other = False
+    at = _MOVE_BASE + side * 88
+    for k in range(11):
+        sq = mine[k]
+        if sq >= 0:
+            nbs = nb_team[sq]
+            for d in range(8):
+                t = nbs[d]
+                if t >= 0 and board[t] == 255:
+                    mask[at + d] = 1
+                    any_other = True
+        at += 8
+    return any_other
+
+
+def _compute_legal(s: State) -> bool:
+    """Fill the lone game's mask; True when its turn may end on its own (in play, only End turn)."""
+    phase = s.phase.item()
+    if phase == PLAY or phase == SCRAMBLE:
+        mask = bytearray(_NUM_ACTIONS)
+        mask[0] = 1
+        other = _legal_play(s, mask) if phase == PLAY else _legal_scramble(s, mask)
+        s.legal[0] = np.frombuffer(mask, dtype=_MASK_DTYPE)
+        return not other
+    if phase == KICK_DECISION:
+        mask = bytearray(_NUM_ACTIONS)
+        mask[A.PLAY_ON] = 1
+        los = _FRAME_ROW[s.offence.item()][s.los_row.item() * N_LANES]
+        mask[A.FIELD_GOAL] = _FG_IN_RANGE[los]
+        if s.down.item() == 4:
+            mask[A.PUNT_BASE:A.PUNT_BASE + E._CONFIG.longest_punt] = b"\1" * E._CONFIG.longest_punt
+        s.legal[0] = np.frombuffer(mask, dtype=_MASK_DTYPE)
+    else:
+        s.legal[0] = _PHASE_MASKS[phase]
+    return False
+
+
+def _phase_masks():
+    """[phase] -> the mask of a phase whose legal actions are fixed (a choice of formation or special)."""
+    masks = {}
+    for phase, (first, stop) in ((SPECIALS_PICK, (A.SPECIAL_BASE, A.SPECIAL_BASE + len(A.SPECIALS))),
+                                 (OFFENCE_FORMATION, (A.OFFENCE_FORMATION_BASE, A.DEFENCE_FORMATION_BASE)),
+                                 (DEFENCE_FORMATION, (A.DEFENCE_FORMATION_BASE, A.SPECIAL_BASE)),
+                                 (GAME_OVER, (0, 0))):
+        mask = np.zeros(_NUM_ACTIONS, dtype=bool)
+        mask[first:stop] = True
+        mask.flags.writeable = False
+        masks[phase] = mask
+    return masks
+
+
+_PHASE_MASKS = _phase_masks()
+
+
+def _refresh(s: State) -> None:
+    """engine._refresh for the lone game: the mask, then end turns that can only end."""
+    if not _compute_legal(s):
+        return
+    for _ in range(10_000):
+        if s.phase.item() == SCRAMBLE:
+            E._scramble_step_done(s, _ONE)
+        else:
+            _end_turn(s)
+        if not _compute_legal(s):
+            return
+
+
+# --- dice and turns --------------------------------------------------------------------------------------
+
+_MASK64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_M1 = 0xBF58476D1CE4E5B9
+_M2 = 0x94D049BB133111EB
+_UNIT = 1.0 / (1 << 53)
+
+
+def _draws(s: State, high: int, count: int) -> list:
+    """``count`` draws in [0, high) from the game's counter stream, as CounterChance.draw gives them."""
+    key = s.rng_key.item()
+    counter = s.rng_counter.item()
+    s.rng_counter[0] = (counter + count) & _MASK64
+    out = []
+    for k in range(count):
+        z = (key + (counter + k) * _GOLDEN + _GOLDEN) & _MASK64
+        z = ((z ^ (z >> 30)) * _M1) & _MASK64
+        z = ((z ^ (z >> 27)) * _M2) & _MASK64
+        z ^= z >> 31
+        v = int(float(z >> 11) * _UNIT * high)
+        out.append(v if v < high else high - 1)
+    return out
+
+
+def _begin_round(s: State, config) -> None:
+    """engine._begin_round for the lone game; the roll cap's dead ball goes the batched way."""
+    rolls = s.rolls.item() + 1
+    s.rolls[0] = rolls
+    if rolls > config.max_rolls_per_down:  # past the cap the ball is dead where it is (rule 12)
+        holder = s.ball_holder.item()
+        owner = _team_of(s, holder) if holder >= 0 else s.last_holder_team.item()
+        s.ball_hidden[0] = False
+        _ball_dead(s, owner, s.ball_square.item())
+        return
+    f = _draws(s, 6, 4)
+    off_hi, off_lo = (f[0], f[1]) if f[0] >= f[1] else (f[1], f[0])
+    def_hi, def_lo = (f[2], f[3]) if f[2] >= f[3] else (f[3], f[2])
+    off_hi, off_lo, def_hi, def_lo = off_hi + 1, off_lo + 1, def_hi + 1, def_lo + 1
+    off_pts = off_hi if off_hi >= def_hi else off_lo
+    def_pts = def_hi if def_hi >= off_hi else def_lo
+    o = s.offence.item()
+    dice = s.dice
+    dice[0, o, 0], dice[0, o, 1] = off_hi, off_lo
+    dice[0, 1 - o, 0], dice[0, 1 - o, 1] = def_hi, def_lo
+    points = s.points.tolist()[0]
+    s.points[0, o] = min(8, points[o] + off_pts)
+    s.points[0, 1 - o] = min(8, points[1 - o] + def_pts)
+    s.phase[0] = PLAY
+    s.to_act[0] = o
+    s.follow_square[0] = -1
+
+
+def _end_turn(s: State) -> None:
+    s.follow_square[0] = -1
+    o = s.offence.item()
+    if s.to_act.item() == o:
+        s.to_act[0] = 1 - o
+    else:
+        _begin_round(s, E._CONFIG)
+
+
+# --- downs, possessions and scores (engine's bookkeeping, one game) -----------------------------------
+
+_DEFENDED_END_ZONE = DEFENDED_END_ZONE.tolist()
+_KICKOFF = list(KICKOFF_SQUARE)
+_FG_TARGET = E._FIELD_GOAL_TARGET_BY_ROW.tolist()
+
+
+def _team_of(s: State, slot: int) -> int:
+    offence = s.offence.item()
+    return offence if slot < 11 else 1 - offence
+
+
+def _start_down(s: State) -> None:
+    """engine._start_down: clear the field for a new down; the offence picks its formation."""
+    offence = s.offence.item()
+    s.board[0] = -1
+    s.player_square[0] = -1
+    s.ball_square[0] = s.los_row.item() * N_LANES + s.los_lane.item()
+    s.ball_holder[0] = -1
+    s.ball_hidden[0] = False
+    s.last_holder_team[0] = offence
+    s.points[0] = 0
+    s.rolls[0] = 0
+    s.formation[0] = -1
+    s.strong[0] = False
+    s.forward_pass_used[0] = False
+    s.lead_blocker_used[0] = False
+    s.follow_square[0] = -1
+    s.follow_mover[0] = -1
+    s.scramble_step[0] = 0
+    s.phase[0] = OFFENCE_FORMATION
+    s.to_act[0] = offence
+
+
+def _spot(s: State, square: int) -> None:
+    s.los_row[0] = _ROW[square]
+    s.los_lane[0] = min(max(_LANE[square], HASH_BAND[0]), HASH_BAND[-1])
+
+
+def _new_series(s: State, team: int, square: int) -> None:
+    """engine._new_series: first-and-ten for ``team`` at ``square`` (rule 6)."""
+    s.offence[0] = team
+    s.down[0] = 1
+    _spot(s, square)
+    gain_frame = _FRAME_ROW[team][s.los_row.item() * N_LANES] - 3
+    s.line_to_gain[0] = gain_frame if team == 0 else N_ROWS - 1 - gain_frame
+    _start_down(s)
+
+
+def _next_down(s: State, square: int) -> None:
+    """engine._next_down: same offence, next down; a failed 4th down turns the ball over (rule 6)."""
+    down = s.down.item() + 1
+    s.down[0] = down
+    if down > 4:
+        _change_possession(s, 1 - s.offence.item(), square)
+    else:
+        _spot(s, square)
+        _start_down(s)
+
+
+def _change_possession(s: State, team: int, square: int) -> None:
+    """engine._change_possession: the drive ends, the end of the game checked first (rules 28-29)."""
+    over, winner, start_overtime = False, -1, False
+    if s.overtime.item():
+        ot_points = s.overtime_points.tolist()[0]
+        if max(ot_points) >= 4:
+            over, winner = True, (0 if ot_points[0] >= ot_points[1] else 1)
+        team, square = 1 - s.offence.item(), -1
+    else:
+        opener = s.opener.item()
+        other = 1 - opener
+        score = s.score.tolist()[0]
+        opener_score, other_score = score[opener], score[other]
+        target = E._CONFIG.target_score
+        if other_score >= target and opener_score < target:
+            over, winner = True, other
+        elif opener_score >= target:
+            drives = s.drives.tolist()[0]
+            if not (drives[other] < drives[opener] and team == other):  # no final drive owed: decide
+                if opener_score == other_score:
+                    start_overtime = True
+                else:
+                    over, winner = True, (opener if opener_score > other_score else other)
+    if over:
+        s.winner[0] = winner
+        s.terminated[0] = True
+        s.phase[0] = GAME_OVER
+        s.to_act[0] = -1
+        s.ball_holder[0] = -1
+        return
+    if start_overtime:
+        s.overtime[0] = True
+        s.overtime_points[0] = 0
+        team, square = _draws(s, 2, 1)[0], -1
+    if square < 0:
+        square = _KICKOFF[team]
+    s.drives[0, team] += 1
+    _new_series(s, team, square)
+
+
+def _score(s: State, team: int, points: int) -> None:
+    s.score[0, team] += points
+    if s.overtime.item():
+        s.overtime_points[0, team] += points
+
+
+def _touchdown(s: State, team: int) -> None:
+    """6 points, then the PAT (19 in 20) outside overtime; the other team receives (rules 23, 29)."""
+    _score(s, team, 6)
+    if not s.overtime.item() and _draws(s, 20, 1)[0] < 19:
+        s.score[0, team] += 1
+    _change_possession(s, 1 - team, -1)
+
+
+def _ball_dead(s: State, team: int, square: int) -> None:
+    """engine._ball_dead: the play ends with ``team`` owning the dead ball at ``square``."""
+    offence = s.offence.item()
+    if _DEFENDED_END_ZONE[team][square]:
+        if team == offence:  # a safety (rule 15): 2 points, the team that scored it receives (rule 4)
+            _score(s, 1 - team, 2)
+            _change_possession(s, 1 - team, -1)
+        else:  # a touchback for a defender returning a takeaway (rule 20)
+            _change_possession(s, team, -1)
+    elif _SCORING_END_ZONE[team][square]:  # loose and dead in the end zone it attacks: touchback
+        _change_possession(s, 1 - team, -1)
+    elif team != offence:  # the defence holds the ball: first-and-ten for it at the spot (rule 26)
+        _change_possession(s, team, square)
+    elif _FRAME_ROW[team][square] <= _FRAME_ROW[team][s.line_to_gain.item() * N_LANES]:
+        _new_series(s, team, square)  # first down: same drive
+    else:
+        _next_down(s, square)
+
+
+def _tackle(s: State, tackling_team: int) -> None:
+    """engine._tackle: 1 in 20 a fumble, otherwise the play ends at the carrier's square (rule 15)."""
+    carrier_square = s.ball_square.item()
+    if _draws(s, 20, 1)[0] == 0:
+        t = np.array([tackling_team], dtype=np.int64)
+        if E._start_fumble(s, _ONE, np.array([carrier_square], dtype=np.int64), t, t, 1 - t)[0]:
+            return
+    _ball_dead(s, 1 - tackling_team, carrier_square)
+
+
+def _do_field_goal(s: State) -> None:
+    """engine._do_field_goal (rule 21)."""
+    offence = s.offence.item()
+    los = _FRAME_ROW[offence][s.los_row.item() * N_LANES]
+    config = E._CONFIG
+    if config.kick_mode == "dice":
+        good = sum(_draws(s, 6, 3)) + 3 >= _FG_TARGET[los]
+    else:
+        reach = 8 + 4 * (sum(_draws(s, 6, 3)) + 3)
+        answer = _draws(s, 1_000_000, 1)[0]
+        good = reach >= 4 * (los - END_ZONE_DEPTH + 1) + 17 and answer < config.paper_answer_chance * 1e6
+    if good:
+        _score(s, offence, 3)
+        _change_possession(s, 1 - offence, -1)
+    else:
+        _change_possession(s, 1 - offence, s.los_row.item() * N_LANES + s.los_lane.item())
+
+
+def _do_punt(s: State, rows: int) -> None:
+    """engine._do_punt: lands target + uniform -2..+2 rows downfield, same lane; no return (rule 22)."""
+    offence = s.offence.item()
+    land = _FRAME_ROW[offence][s.los_row.item() * N_LANES] - rows - (_draws(s, 5, 1)[0] - 2)
+    if land < FIRST_FIELD_ROW:
+        _change_possession(s, 1 - offence, -1)
+        return
+    land = min(land, LAST_FIELD_ROW)
+    lane = _FRAME_LANE[offence][s.los_lane.item()]
+    if offence:
+        land, lane = N_ROWS - 1 - land, N_LANES - 1 - lane
+    _change_possession(s, 1 - offence, land * N_LANES + lane)
+
+
+# --- moves -----------------------------------------------------------------------------------------------
+
+def _carrier_moved(s: State) -> None:
+    """A touchdown if the carrier stands in the end zone his team attacks (engine._carrier_moved)."""
+    holder = s.ball_holder.item()
+    if _CARRIER_TD[_TD_ROW[s.offence.item() * 23 + holder + 1] + s.ball_square.item()]:
+        _touchdown(s, _team_of(s, holder))
+
+
+def _do_move(s: State, slot: int, direction: int) -> None:
+    """engine._do_move for the lone game in PLAY."""
+    team = s.to_act.item()
+    ps = s.player_square
+    board = s.board
+    frm = ps.item(slot)
+    to = _NEIGHBOUR[team][frm][direction]
+    occupant = board.item(to)
+    cost = _MOVE_COST[direction]
+    if slot == 0 and s.special.tolist()[0][s.offence.item()] != _SPEEDY_QB:
+        cost *= 2
+    if occupant >= 0:
+        holder = s.ball_holder.item()
+        if occupant == holder:  # a tackle (rules 14-15)
+            s.points[0, team] -= cost
+            _tackle(s, team)
+            return
+        # a swap through a weak lineman (rule 14)
+        s.points[0, team] -= 2
+        board[0, to] = slot
+        board[0, frm] = occupant
+        ps[0, slot] = to
+        ps[0, occupant] = frm
+        if holder == slot:
+            s.ball_square[0] = to
+        _carrier_moved(s)
+        return
+    s.points[0, team] -= cost
+    board[0, frm] = -1
+    board[0, to] = slot
+    ps[0, slot] = to
+    holder = s.ball_holder.item()
+    if holder == slot:
+        s.ball_square[0] = to
+    if holder < 0 and s.ball_square.item() == to:  # picking up a visible loose ball
+        E._gain_possession(s, _ONE, np.array([slot], dtype=np.int64), recovery=True)
+    else:
+        _carrier_moved(s)
+    # Lead Blocker may follow into the square left (rule 24).
+    if (s.special.tolist()[0][team] == _LEAD_BLOCKER and s.phase.item() == PLAY
+            and not s.lead_blocker_used.tolist()[0][team]):
+        s.follow_square[0] = frm
+        s.follow_mover[0] = slot
+
+
+def _do_follow(s: State, slot: int) -> None:
+    team = s.to_act.item()
+    to = s.follow_square.item()
+    frm = s.player_square.item(slot)
+    s.board[0, frm] = -1
+    s.board[0, to] = slot
+    s.player_square[0, slot] = to
+    if s.ball_holder.item() == slot:
+        s.ball_square[0] = to
+    s.lead_blocker_used[0, team] = True
+    s.follow_square[0] = -1
+    _carrier_moved(s)
+
+
+# --- formations and handoffs ------------------------------------------------------------------------------
+
+_OFFENCE_PLACEMENT = OFFENCE_PLACEMENT.tolist()  # [formation][frame LOS row][band index] -> 11 squares
+_DEFENCE_PLACEMENT = DEFENCE_PLACEMENT.tolist()
+_FRAME_LANE = FRAME_LANE.tolist()
+_HASH_BAND_0 = HASH_BAND[0]
+_FG_IN_RANGE = (E._FIELD_GOAL_TARGET_BY_ROW < 99).tolist()  # [frame LOS row]
+_SCORING_END_ZONE = SCORING_END_ZONE.tolist()
+_ROW, _LANE = SQUARE_ROW.tolist(), SQUARE_LANE.tolist()
+_PASS_OFFENCE_DICE = E._PASS_OFFENCE_DICE.tolist()
+_ROUND, _ROUNDS, _MAX_OFF = E._CONTEST_ROUND, E._CONTEST_ROUNDS, E._MAX_OFFENCE_DICE
+_LANE_SPAN = 2 * N_LANES - 1
+
+
+def _lane_squares():
+    """[(dr + 29) * 35 + dl + 17] -> the square offsets (from the thrower) strictly between thrower and
+    receiver on the throwing line (rule 19), from geometry.LINE_OFFSETS."""
+    table = []
+    for per_dr in LINE_OFFSETS.tolist():
+        for offsets in per_dr:
+            table.append([orow * N_LANES + olane for orow, olane in offsets if orow != 99])
+    return table
+
+
+_LANE_SQUARES = _lane_squares()
+_LAST_SQUARE = NEIGHBOUR.shape[1] - 1
+
+
+def _place(s: State, first_slot: int, placement, offence: int) -> None:
+    """Stand the 11 players of slots first_slot.. on their formation squares (offence frame -> absolute)."""
+    ps, board = s.player_square, s.board
+    for k, sq in enumerate(placement):
+        if offence:
+            sq = _LAST_SQUARE - sq
+        ps[0, first_slot + k] = sq
+        board[0, sq] = first_slot + k
+
+
+def _frame_los_band(s: State, offence: int):
+    los = _FRAME_ROW[offence][s.los_row.item() * N_LANES]
+    return los, _FRAME_LANE[offence][s.los_lane.item()] - _HASH_BAND_0
+
+
+def _do_offence_formation(s: State, formation: int) -> None:
+    """engine._do_offence_formation for the lone game."""
+    offence = s.offence.item()
+    s.formation[0, 0] = formation
+    los, band = _frame_los_band(s, offence)
+    _place(s, 0, _OFFENCE_PLACEMENT[formation][los][band], offence)
+    s.ball_holder[0] = 0  # the ball is snapped to the quarterback
+    s.ball_square[0] = s.player_square.item(0)
+    s.phase[0] = DEFENCE_FORMATION
+    s.to_act[0] = 1 - offence
+
+
+def _do_defence_formation(s: State, formation: int) -> None:
+    """engine._do_defence_formation for the lone game: the strong-lineman roll (rule 8), then the kick
+    decision (rule 9) or the first roll of the dice."""
+    offence = s.offence.item()
+    s.formation[0, 1] = formation
+    los, band = _frame_los_band(s, offence)
+    _place(s, 11, _DEFENCE_PLACEMENT[formation][los][band], offence)
+    s.strong[0] = [v == 1 for v in _draws(s, 2, 5)]
+    if _FG_IN_RANGE[los] or s.down.item() == 4:
+        s.phase[0] = KICK_DECISION
+        s.to_act[0] = offence
+    else:
+        _begin_round(s, E._CONFIG)
+
+
+def _do_handoff(s: State, slot: int, team: int, thrower_square: int, receiver_square: int) -> None:
+    """A handoff (engine._do_throw, kind 0): free; a backward one banks a point (rule 18)."""
+    if _FRAME_ROW[team][receiver_square] > _FRAME_ROW[team][thrower_square]:
+        s.points[0, team] = min(8, s.points.tolist()[0][team] + 1)
+    _gain_possession(s, slot, receiver_square)
+
+
+def _gain_possession(s: State, slot: int, receiver_square: int) -> None:
+    """engine._gain_possession (not a recovery): ``slot`` holds the ball where he stands; a touchdown in
+    the end zone his team attacks."""
+    offence = s.offence.item()
+    holder_team = offence if slot < 11 else 1 - offence
+    s.ball_holder[0] = slot
+    s.ball_square[0] = receiver_square
+    s.ball_hidden[0] = False
+    s.last_holder_team[0] = holder_team
+    if _SCORING_END_ZONE[holder_team][receiver_square]:
+        _touchdown(s, holder_team)
+
+
+# --- step ------------------------------------------------------------------------------------------------
+
+def _throw(s: State, slot: int) -> None:
+    """Play the throw to ``slot``: a handoff, a lateral or a forward pass by the distance and direction."""
+    team = s.to_act.item()
+    thrower_square = s.ball_square.item()
+    receiver_square = s.player_square.item(slot)
+    kind = _THROW_KIND[((team * _N_SQ1 + thrower_square + 1) * _N_SQ1) + receiver_square + 1]
+    if kind == 0:
+        _do_handoff(s, slot, team, thrower_square, receiver_square)
+    elif kind == 1:
+        _do_lateral(s, slot, team, thrower_square, receiver_square)
+    else:
+        _do_forward_pass(s, slot, team, thrower_square, receiver_square)
+
+
+def _do_lateral(s: State, slot: int, team: int, thrower_square: int, receiver_square: int) -> None:
+    """engine._do_throw's lateral: 2 points; 99/100 caught behind the LOS row, 19/20 past it; a drop is a
+    fumble at the receiver (batched), and the throwing side loses its remaining points (rule 18)."""
+    s.points[0, team] -= 2
+    behind = _FRAME_ROW[team][thrower_square] > _FRAME_ROW[team][s.los_row.item() * N_LANES]
+    roll = _draws(s, 100, 1)[0]
+    dropped = roll == 0 if behind else roll < 5
+    if dropped:
+        t = np.array([team], dtype=np.int64)
+        if E._start_fumble(s, _ONE, np.array([receiver_square], dtype=np.int64), 1 - t, t, t)[0]:
+            s.points[0, team] = 0
+            return
+    _gain_possession(s, slot, receiver_square)
+
+
+def _do_forward_pass(s: State, slot: int, team: int, thrower_square: int, receiver_square: int) -> None:
+    """engine._do_throw's forward pass: 2 points, spent either way; the dice contest (rule 19); 1 in 15 (10
+    against Ball Hawk) of the failures picked off (rule 20)."""
+    s.points[0, team] -= 2
+    s.forward_pass_used[0] = True
+    offence = s.offence.item()
+    squares = s.player_square.tolist()[0]
+    defenders = squares[11:] if team == offence else squares[:11]
+    # engine.pass_dice
+    dist = [_DISTANCE[sq][receiver_square] for sq in defenders]
+    off = _PASS_OFFENCE_DICE[min(dist)]
+    special = s.special.tolist()[0]
+    if off > 0 and special[team] == A.SURE_HANDS:
+        off += 1
+    dfn = sum(2 if d == 1 else (1 if d <= 3 else 0) for d in dist)
+    board = s.board.tobytes()
+    for sq in _LANE_SQUARES[(_ROW[receiver_square] - _ROW[thrower_square] + N_ROWS - 1) * _LANE_SPAN
+                            + _LANE[receiver_square] - _LANE[thrower_square] + N_LANES - 1]:
+        occ = board[sq + thrower_square]
+        if occ != 255 and (offence if occ < 11 else 1 - offence) != team:
+            dfn += 1
+    if s.ball_holder.item() != 0:
+        dfn += 1
+    if off == 0 or _contest(s, off, dfn):
+        _gain_possession(s, slot, receiver_square)
+        return
+    hawk = special[1 - team] == A.BALL_HAWK
+    if _draws(s, 10 if hawk else 15, 1)[0] == 0:
+        E._intercept(s, _ONE, np.array([team], dtype=np.int64), np.array([receiver_square], dtype=np.int64),
+                     np.array([thrower_square], dtype=np.int64))
+    else:  # incomplete: the next down from the same LOS (rule 20)
+        _next_down(s, s.los_row.item() * N_LANES + s.los_lane.item())
+
+
+def _contest(s: State, off: int, dfn: int) -> bool:
+    """engine._contest on a counter stream: highest single die wins, ties rolled again; the draws of
+    several rounds are read at once and the counter set just past the decisive one."""
+    key = s.rng_key[:1]
+    while True:
+        counter = s.rng_counter.item()
+        faces = E._uniform(key, s.rng_counter[:1], 6, _ROUND * _ROUNDS)[0].tolist()
+        for r in range(_ROUNDS):
+            at = r * _ROUND
+            o_max = max(faces[at:at + off]) if off else -1
+            d_max = max(faces[at + _MAX_OFF:at + _MAX_OFF + dfn]) if dfn else -1
+            if o_max != d_max:
+                s.rng_counter[0] = counter + (r + 1) * _ROUND
+                return o_max > d_max
+        s.rng_counter[0] = counter + _ROUNDS * _ROUND
+
+
+def _do_push(s: State, slot: int) -> None:
+    """engine._do_push for the lone game: the carrier pushes the line of teammates that starts with
+    ``slot`` one square on along that forward direction (rule 16)."""
+    team = s.to_act.item()
+    carrier = s.ball_holder.item()
+    csq = s.ball_square.item()
+    board = s.board.tobytes()
+    lines = _FORWARD_LINES[team][csq]
+    for j in range(3):
+        line = lines[j]
+        if line and board[line[0]] == slot:
+            break
+    _, shove = _push_line(board, line, team == s.offence.item(), s.strong.tobytes())
+    cost = _PUSH_STEP_COST[j]
+    if carrier == 0 and s.special.tolist()[0][s.offence.item()] != _SPEEDY_QB:
+        cost *= 2
+    if shove:
+        cost *= 2
+    s.points[0, team] -= cost
+    # every man in the line moves one square on at once; the first empty square is filled by the last
+    ps, b = s.player_square, s.board
+    k = 0
+    while board[line[k]] != 255:
+        k += 1
+    for i in range(k, 0, -1):
+        mover = board[line[i - 1]]
+        b[0, line[i]] = mover
+        ps[0, mover] = line[i]
+    b[0, ps.item(carrier)] = -1  # (after the line has moved on: nobody else stood there)
+    b[0, line[0]] = carrier
+    ps[0, carrier] = line[0]
+    s.ball_square[0] = line[0]
+    _carrier_moved(s)
+
+
+def _action_id(actions):
+    """The action id of a batch of one as an int, or None when the batched checks must look at it."""
+    t = type(actions)
+    if t is int:
+        a = actions
+    elif t is np.ndarray:
+        if actions.shape != (1,) or actions.dtype.kind not in "iu":
+            return None
+        a = actions.item()
+    elif isinstance(actions, np.integer):
+        a = int(actions)
+    else:
+        return None
+    return a if 0 <= a < _NUM_ACTIONS else None
+
+
+def step_one(state: State, actions, config) -> State | None:
+    """engine.step for a batch of one with the default chance source and no ``active`` mask; None when
+    the batched path must take it (an illegal or unusual action, a finished game)."""
+    a = _action_id(actions)
+    if (a is None or state.terminated.item() or state.truncated.item() or not state.legal.item(a)
+            or state.board.dtype != _BOARD_DTYPE):  # (the board is read as bytes)
+        return None
+    s = copy_state(state)
+    E._CONFIG, E._CHANCE = config, _COUNTER_CHANCE
+    try:
+        kind = _KIND[a]
+        if kind != _KIND_FOLLOW:
+            s.follow_square[0] = -1  # a Lead Blocker follow must come straight after the move
+        if kind == _KIND_MOVE and s.phase.item() == PLAY:
+            _do_move(s, _ARG[a], _DIRECTION[a])
+        elif kind == _KIND_END_TURN and s.phase.item() == PLAY:
+            _end_turn(s)
+        elif kind == _KIND_FOLLOW:
+            _do_follow(s, _ARG[a])
+        elif kind == _KIND_OFFENCE_FORMATION:
+            _do_offence_formation(s, _ARG[a])
+        elif kind == _KIND_DEFENCE_FORMATION:
+            _do_defence_formation(s, _ARG[a])
+        elif kind == _KIND_THROW:
+            _throw(s, _ARG[a])
+        elif kind == _KIND_PUSH:
+            _do_push(s, _ARG[a])
+        elif kind == A.KIND_PLAY_ON:
+            _begin_round(s, config)
+        elif kind == A.KIND_FIELD_GOAL:
+            _do_field_goal(s)
+        elif kind == A.KIND_PUNT:
+            _do_punt(s, _ARG[a])
+        else:  # the rarer kinds: the batched handlers on the one game
+            arr = np.array([a], dtype=np.int64)
+            E._HANDLERS[kind](s, _ONE, A.ACTION_ARG[arr].astype(np.int64), arr)
+        steps = s.steps.item() + 1
+        s.steps[0] = steps
+        if steps >= config.max_steps and not s.terminated.item():
+            s.truncated[0] = True
+            s.phase[0] = E.GAME_OVER
+            s.to_act[0] = -1
+        _refresh(s)
+    finally:
+        E._CHANCE = None
+    return s
