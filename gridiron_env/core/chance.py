@@ -90,6 +90,16 @@ def _uniform(key, counter, high, count):
     steps = _STEPS.get(count)
     if steps is None:
         steps = _STEPS[count] = np.arange(count, dtype=np.uint64) * _GOLDEN
+    return _uniform_steps(key, counter, high, steps)
+
+
+def _uniform_at(key, counter, high, positions):
+    """The draws at stream positions counter + positions (ints >= 0, the same for every key): int64
+    [n, len(positions)] in [0, high), each equal to the draw ``_uniform`` gives at that position."""
+    return _uniform_steps(key, counter, high, np.asarray(positions, dtype=np.uint64) * _GOLDEN)
+
+
+def _uniform_steps(key, counter, high, steps):
     bits = _mix((key + counter * _GOLDEN)[:, None] + steps)
     bits >>= _S11
     unit = bits.astype(np.float64)

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..config import GameConfig
 from . import actions as A
-from .chance import CounterChance, _uniform, game_keys, seed_keys
+from .chance import CounterChance, _uniform_at, game_keys, seed_keys
 from .formations import DEFENCE_PLACEMENT, OFFENCE_PLACEMENT
 from .geometry import (
     DEFENDED_END_ZONE, DIAGONAL, DISTANCE, END_ZONE_DEPTH, FIRST_FIELD_ROW, FORWARD_DIRECTIONS, FRAME_LANE,
@@ -902,16 +902,18 @@ def _contest(s, idx, off, dfn):
     if type(_CHANCE) is CounterChance:
         # A counter stream's draws depend only on their positions: read several rounds at once, keep each
         # game's first decisive one and set its counter just past that round, exactly where the round by
-        # round loop below would leave it (with far fewer passes, as ties are common).
-        o_used = np.arange(_MAX_OFFENCE_DICE)[None, None, :]
-        d_used = np.arange(_MAX_DEFENCE_DICE)[None, None, :]
+        # round loop below would leave it (with far fewer passes, as ties are common). Only the positions
+        # of dice in use are computed: a round's first ``off`` of its 7 offence dice, first ``dfn`` of 36.
         while pending.size:
             g = idx[pending]
             counter = s.rng_counter[g]
-            faces = _uniform(s.rng_key[g], counter, 6, _CONTEST_ROUND * _CONTEST_ROUNDS).reshape(
-                -1, _CONTEST_ROUNDS, _CONTEST_ROUND)
-            o_max = np.where(o_used < off[pending][:, None, None], faces[:, :, :_MAX_OFFENCE_DICE], -1).max(axis=2)
-            d_max = np.where(d_used < dfn[pending][:, None, None], faces[:, :, _MAX_OFFENCE_DICE:], -1).max(axis=2)
+            o_n, d_n = off[pending], dfn[pending]
+            o_width, d_width = int(o_n.max()), max(int(d_n.max()), 1)
+            in_round = np.concatenate([np.arange(o_width), _MAX_OFFENCE_DICE + np.arange(d_width)])
+            positions = (np.arange(_CONTEST_ROUNDS)[:, None] * _CONTEST_ROUND + in_round).reshape(-1)
+            faces = _uniform_at(s.rng_key[g], counter, 6, positions).reshape(-1, _CONTEST_ROUNDS, in_round.size)
+            o_max = np.where(np.arange(o_width) < o_n[:, None, None], faces[:, :, :o_width], -1).max(axis=2)
+            d_max = np.where(np.arange(d_width) < d_n[:, None, None], faces[:, :, o_width:], -1).max(axis=2)
             decisive = o_max != d_max  # [m, rounds]
             first = decisive.argmax(axis=1)
             done = decisive[np.arange(g.size), first]
@@ -1191,13 +1193,13 @@ def _legal_moves(s, idx, out, team, defending, side, squares, pts, enemy_carrier
     # Swaps: bit k of ``weak`` (k = 1..5) marks lineman slot k as one this defender may go through. The
     # occupant, as uint8 capped at 7, picks its bit (empty, 255, and slots 6+ land on the unused bit 7),
     # so the test is a few byte-wide passes instead of a per-game lookup gather.
-    swap_games = defending & (pts >= 2)
-    if swap_games.any():
-        weak = (~s.strong[idx]).view(np.uint8) @ _WEAK_BIT  # a tiny integer matmul: cheaper than packbits
-        weak[~swap_games] = 0
-        weak &= ~(np.uint8(1) << np.minimum(enemy_carrier.view(np.uint8), 7))  # the enemy carrier is tackled
-        bit = np.minimum(occ.view(np.uint8), 7)
-        move_ok |= ((weak[:, None, None] >> bit) & 1).view(bool).reshape(n, -1)
+    # Only the defence's games with 2 points or more (about half) are worked on.
+    d = (defending & (pts >= 2)).nonzero()[0]
+    if d.size:
+        weak = (~s.strong[idx[d]]).view(np.uint8) @ _WEAK_BIT  # a tiny integer matmul: cheaper than packbits
+        weak &= ~(np.uint8(1) << np.minimum(enemy_carrier[d].view(np.uint8), 7))  # the enemy carrier is tackled
+        bit = np.minimum(occ[d].view(np.uint8), 7)
+        move_ok[d] |= ((weak[:, None, None] >> bit) & 1).view(bool).reshape(d.size, -1)
     off_field = squares < 0
     if off_field.any():
         move_ok &= np.repeat(~off_field, N_DIRECTIONS, axis=1)

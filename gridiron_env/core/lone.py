@@ -27,7 +27,7 @@ import numpy as np
 
 from . import actions as A
 from . import engine as E
-from .chance import CounterChance
+from .chance import CounterChance, _uniform
 from .formations import DEFENCE_PLACEMENT, OFFENCE_PLACEMENT
 from .geometry import (
     DEFENDED_END_ZONE, DIAGONAL, DISTANCE, END_ZONE_DEPTH, FIRST_FIELD_ROW, FORWARD_DIRECTIONS, FRAME_LANE,
@@ -804,7 +804,7 @@ def _contest(s: State, off: int, dfn: int) -> bool:
     key = s.rng_key[:1]
     while True:
         counter = s.rng_counter.item()
-        faces = E._uniform(key, s.rng_counter[:1], 6, _ROUND * _ROUNDS)[0].tolist()
+        faces = _uniform(key, s.rng_counter[:1], 6, _ROUND * _ROUNDS)[0].tolist()
         for r in range(_ROUNDS):
             at = r * _ROUND
             o_max = max(faces[at:at + off]) if off else -1
