@@ -22,6 +22,17 @@ def splitmix64(x: np.ndarray) -> np.ndarray:
 
 
 _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
+_MASK64 = (1 << 64) - 1
+UNIT_53 = 1.0 / (1 << 53)  # (bits >> 11) * UNIT_53: a draw's uniform float in [0, 1)
+
+
+def splitmix64_int(x: int) -> int:
+    """splitmix64 of one Python int (taken modulo 2**64): the value ``splitmix64`` gives, for code that
+    works on one game in plain Python."""
+    z = (x + 0x9E3779B97F4A7C15) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
 
 
 def _mix(z: np.ndarray) -> np.ndarray:

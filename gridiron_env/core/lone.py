@@ -27,7 +27,7 @@ import numpy as np
 
 from . import actions as A
 from . import engine as E
-from .chance import CounterChance, _uniform
+from .chance import _MASK64, UNIT_53, CounterChance, _uniform, splitmix64_int
 from .formations import DEFENCE_PLACEMENT, OFFENCE_PLACEMENT
 from .geometry import (
     DEFENDED_END_ZONE, DIAGONAL, DISTANCE, END_ZONE_DEPTH, FIRST_FIELD_ROW, FORWARD_DIRECTIONS, FRAME_LANE,
@@ -340,11 +340,7 @@ def _refresh(s: State) -> None:
 
 # --- dice and turns --------------------------------------------------------------------------------------
 
-_MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
-_M1 = 0xBF58476D1CE4E5B9
-_M2 = 0x94D049BB133111EB
-_UNIT = 1.0 / (1 << 53)
 
 
 def _draws(s: State, high: int, count: int) -> list:
@@ -354,11 +350,7 @@ def _draws(s: State, high: int, count: int) -> list:
     s.rng_counter[0] = (counter + count) & _MASK64
     out = []
     for k in range(count):
-        z = (key + (counter + k) * _GOLDEN + _GOLDEN) & _MASK64
-        z = ((z ^ (z >> 30)) * _M1) & _MASK64
-        z = ((z ^ (z >> 27)) * _M2) & _MASK64
-        z ^= z >> 31
-        v = int(float(z >> 11) * _UNIT * high)
+        v = int(float(splitmix64_int(key + (counter + k) * _GOLDEN) >> 11) * UNIT_53 * high)
         out.append(v if v < high else high - 1)
     return out
 

@@ -411,6 +411,9 @@ class _LearnerBatch:
         act, then on a sub-batch holding only those, compacted again as games leave it, so that the long
         tail of rounds does not copy the whole batch. Finished games are written back as they leave.
         """
+        if self.n == 1 and self._random_opponent:
+            self._play_opponent_one()
+            return
         n = self.n
         playing = np.zeros(n, dtype=bool)
         playing[games] = True
@@ -460,6 +463,20 @@ class _LearnerBatch:
                 self.state = sub
             else:
                 _put_rows(self.state, rows, sub, slice(None))
+
+    def _play_opponent_one(self) -> None:
+        """``_play_opponent`` for a batch of one with the default opponent (a lone Gymnasium env): the same
+        rounds, draws and engine steps, with the bookkeeping in plain Python."""
+        s, learner, drive = self.state, self.learner.item(), self.episode_kind == "drive"
+        while True:
+            to_act = s.to_act.item()
+            if to_act < 0 or to_act == learner or s.terminated.item() or s.truncated.item():
+                break
+            if drive and (s.drives[0] != self.drives0[0]).any():
+                break
+            action = self.opponent.draw_one(s.legal[0])
+            s = engine_step(s, np.array([action]), config=self.config)
+        self.state = s
 
     def _opponent_actions(self, sub, acting, games) -> np.ndarray:
         """A callable opponent's actions in the ``acting`` rows of ``sub`` (``games``: their batch indices)."""
