@@ -22,6 +22,9 @@ def random_legal_actions(rng: np.random.Generator, legal: np.ndarray) -> np.ndar
     """A uniformly random legal action in each game (0 in a finished game, which ignores it): the k-th of
     its legal ids, k drawn per game (the envs' random opponent), so the benchmark's agent costs little next
     to the engine."""
+    if legal.shape[0] == 1:  # one game: a single numpy call, not the batch's dozen
+        ids = np.flatnonzero(legal[0])
+        return np.array([ids[int(rng.random() * ids.size)] if ids.size else 0])
     return kth_legal(legal, rng.random(legal.shape[0]))
 
 
