@@ -202,3 +202,35 @@ def test_the_stream_helpers_agree_on_every_draw():
                 assert min(int(float(bits >> 11) * UNIT_53 * high), high - 1) == whole[i, k]
     x = np.array([0, 1, 2**64 - 1, 0x9E3779B97F4A7C15], dtype=np.uint64)
     assert [splitmix64_int(int(v)) for v in x] == [int(v) for v in splitmix64(x)]
+
+
+def test_reuse_input_steps_in_place_to_the_same_game():
+    # step(..., reuse_input=True) updates the given state in place (no copy) and plays exactly the game the
+    # default copy-and-return does, masks included; an illegal action still changes nothing.
+    rng = np.random.default_rng(5)
+    s = g.init(32, seed=9)
+    t = g.init(32, seed=9)
+    for _ in range(400):
+        a = random_legal(s.legal, rng)
+        active = rng.random(32) < 0.8
+        s = g.step(s, a, active=active)
+        stepped = g.step(t, a, active=active, reuse_input=True)
+        assert stepped is t
+        assert s.equals(t)
+    actions = random_legal(t.legal, rng)
+    game = int(np.flatnonzero(~t.terminated & ~t.truncated)[-1])
+    actions[game] = int(np.flatnonzero(~t.legal[game])[0])
+    before = t.copy()
+    with pytest.raises(IllegalActionError):
+        g.step(t, actions, reuse_input=True)
+    assert t.equals(before)
+
+
+def test_reuse_input_copies_a_state_whose_fields_are_not_contiguous():
+    s = g.init(4, seed=1)
+    odd = State(**{name: np.asfortranarray(getattr(s, name)) if getattr(s, name).ndim > 1 else getattr(s, name)
+                   for name in s.__dict__})
+    assert not odd.is_contiguous()
+    a = random_legal(odd.legal, np.random.default_rng(0))
+    out = g.step(odd, a, reuse_input=True)
+    assert out is not odd and out.equals(g.step(s, a)) and odd.equals(s)

@@ -1291,12 +1291,15 @@ def _refresh(s: State, idx, config):
     # for a game over)
 
 
-def step(state: State, actions, config: GameConfig | None = None, chance=None, active=None) -> State:
+def step(state: State, actions, config: GameConfig | None = None, chance=None, active=None,
+         reuse_input: bool = False) -> State:
     """Apply one action per game and return the new state (the input is not changed).
 
     ``actions``: int array [batch] (a scalar for a batch of one). Finished games ignore their action, and
     so do games where the optional bool mask ``active`` [batch] is False.
     Raises IllegalActionError, changing nothing, if any stepped game's action is illegal.
+    ``reuse_input=True``: the caller gives ``state`` up (it will only use the returned state), so the
+    engine may update it in place rather than copy every field first; a big batch saves that copy.
     """
     global _CONFIG, _CHANCE
     config = config or GameConfig()
@@ -1321,7 +1324,8 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
     if not ok.all():
         bad = int(np.flatnonzero(~ok)[0])
         _raise_illegal(state, int(live[bad]), int(a[bad]))
-    s = state.copy()
+    # in place only when every field is C-contiguous: the handlers write through flat views
+    s = state if reuse_input and state.is_contiguous() else state.copy()
     _CONFIG, _CHANCE = config, chance or CounterChance()
     try:
         _apply(s, live, a)

@@ -126,6 +126,11 @@ class State:
         new.__dict__.update({name: value.copy() for name, value in self.__dict__.items() if name in FIELDS})
         return new
 
+    def is_contiguous(self) -> bool:
+        """Every field is one C-contiguous block (as ``empty``, ``copy`` and ``take`` make them)."""
+        fields_ = self.__dict__
+        return all(fields_[name].flags.c_contiguous for name in FIELDS)
+
     def take(self, games) -> "State":
         """The sub-batch of the given game indices (a copy)."""
         games = np.atleast_1d(np.asarray(games))

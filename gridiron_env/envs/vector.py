@@ -376,7 +376,7 @@ class _LearnerBatch:
             full[go] = actions[legal & ~already]
             active = np.zeros(self.n, dtype=bool)
             active[go] = True
-            self.state = engine_step(self.state, full, config=self.config, active=active)
+            self.state = engine_step(self.state, full, config=self.config, active=active, reuse_input=True)
         if reset_games is not None and reset_games.size:
             self._start_episodes(reset_games)
             go = np.concatenate([go, reset_games])
@@ -453,7 +453,7 @@ class _LearnerBatch:
                 full = np.zeros(sub.batch_size, dtype=np.int64)
                 full[acting] = chosen
                 try:
-                    sub = engine_step(sub, full, config=self.config, active=turn)
+                    sub = engine_step(sub, full, config=self.config, active=turn, reuse_input=True)
                 except IllegalActionError as err:
                     game = None if err.game is None else int(err.game if rows is None else rows[err.game])
                     raise IllegalActionError(f"the opponent played an illegal action in game {game}: {err}",
@@ -608,7 +608,8 @@ class _VectorBase(VectorEnv):
 
     @property
     def state(self) -> State:
-        """The engine state of all games (read it; do not edit it while stepping)."""
+        """The engine state of all games, updated in place as the env steps (copy it to keep a snapshot;
+        do not edit it)."""
         return self._core.state
 
     def reset(self, *, seed=None, options=None):
