@@ -35,12 +35,11 @@ from .geometry import (
     SCORING_END_ZONE, SQUARE_LANE, SQUARE_ROW,
 )
 from .state import (
-    DEFENCE_FORMATION, FIELDS, GAME_OVER, KICK_DECISION, OFFENCE_FORMATION, PLAY, SCRAMBLE, SPECIALS_PICK, State,
+    DEFENCE_FORMATION, GAME_OVER, KICK_DECISION, OFFENCE_FORMATION, PLAY, SCRAMBLE, SPECIALS_PICK, State,
 )
 
 # --- Python copies of the tables ------------------------------------------------------------------------
 
-_NAMES = tuple(FIELDS)
 _ONE = np.zeros(1, dtype=np.int64)  # the game index array the vectorised handlers get (never written)
 _ONE.flags.writeable = False
 _NEIGHBOUR = NEIGHBOUR.tolist()  # [team][square][direction] -> square, -1 off the grid
@@ -130,16 +129,6 @@ _COUNTER_CHANCE = CounterChance()  # stateless: the streams live in the state
 def _int8(b: int) -> int:
     """A board byte (tobytes of int8) as the slot it holds, -1 empty."""
     return b - 256 if b > 127 else b
-
-
-# --- copy ------------------------------------------------------------------------------------------------
-
-def copy_state(state: State) -> State:
-    """``state.copy()`` with the field names fixed (no filtering of the instance dict)."""
-    new = object.__new__(State)
-    d = state.__dict__
-    new.__dict__.update({name: d[name].copy() for name in _NAMES})
-    return new
 
 
 # --- legal mask ------------------------------------------------------------------------------------------
@@ -865,7 +854,7 @@ def step_one(state: State, actions, config) -> State | None:
     if (a is None or state.terminated.item() or state.truncated.item() or not state.legal.item(a)
             or state.board.dtype != _BOARD_DTYPE):  # (the board is read as bytes)
         return None
-    s = copy_state(state)
+    s = state.copy()
     E._CONFIG, E._CHANCE = config, _COUNTER_CHANCE
     try:
         kind = _KIND[a]

@@ -123,7 +123,8 @@ class State:
         # Every step copies the state: fill the new instance's attributes directly (what the dataclass
         # __init__ would do) rather than through fields() and keyword arguments, a fixed cost per call.
         new = object.__new__(State)
-        new.__dict__.update({name: value.copy() for name, value in self.__dict__.items() if name in FIELDS})
+        fields_ = self.__dict__
+        new.__dict__.update({name: fields_[name].copy() for name in FIELDS})
         return new
 
     def is_contiguous(self) -> bool:
