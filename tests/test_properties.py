@@ -187,7 +187,9 @@ def test_the_stream_helpers_agree_on_every_draw():
     # The pass contest reads only the stream positions of the dice in use (_uniform_at), the lone-game
     # path and the default opponent draw with Python ints (splitmix64_int): each must give exactly the
     # draws of the batched stream at the same positions.
-    from gridiron_env.core.chance import UNIT_53, _uniform, _uniform_at, game_keys, splitmix64, splitmix64_int
+    from gridiron_env.core.chance import (
+        GOLDEN, UNIT_53, _uniform, _uniform_at, game_keys, splitmix64, splitmix64_int,
+    )
 
     keys = game_keys(12345, 50)
     counters = np.arange(50, dtype=np.uint64) * np.uint64(1_000_003) + np.uint64(2**63 - 40)  # near wrapping
@@ -195,10 +197,9 @@ def test_the_stream_helpers_agree_on_every_draw():
         whole = _uniform(keys, counters, high, 129)
         positions = np.array([0, 1, 2, 7, 8, 40, 43, 50, 128])
         np.testing.assert_array_equal(_uniform_at(keys, counters, high, positions), whole[:, positions])
-        golden = 0x9E3779B97F4A7C15
         for i in (0, 17, 49):
             for k in (0, 5, 128):
-                bits = splitmix64_int(int(keys[i]) + (int(counters[i]) + k) * golden)
+                bits = splitmix64_int(int(keys[i]) + (int(counters[i]) + k) * GOLDEN)
                 assert min(int(float(bits >> 11) * UNIT_53 * high), high - 1) == whole[i, k]
     x = np.array([0, 1, 2**64 - 1, 0x9E3779B97F4A7C15], dtype=np.uint64)
     assert [splitmix64_int(int(v)) for v in x] == [int(v) for v in splitmix64(x)]

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
+GOLDEN = 0x9E3779B97F4A7C15  # draw k of a game's stream is splitmix64(key + k * GOLDEN), modulo 2**64
+_GOLDEN = np.uint64(GOLDEN)
+_M1_INT, _M2_INT = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB  # the finaliser's multipliers
+_M1, _M2 = np.uint64(_M1_INT), np.uint64(_M2_INT)
 
 
 def splitmix64(x: np.ndarray) -> np.ndarray:
@@ -29,9 +30,9 @@ UNIT_53 = 1.0 / (1 << 53)  # (bits >> 11) * UNIT_53: a draw's uniform float in [
 def splitmix64_int(x: int) -> int:
     """splitmix64 of one Python int (taken modulo 2**64): the value ``splitmix64`` gives, for code that
     works on one game in plain Python."""
-    z = (x + 0x9E3779B97F4A7C15) & _MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    z = (x + GOLDEN) & _MASK64
+    z = ((z ^ (z >> 30)) * _M1_INT) & _MASK64
+    z = ((z ^ (z >> 27)) * _M2_INT) & _MASK64
     return z ^ (z >> 31)
 
 

@@ -1293,7 +1293,8 @@ def _refresh(s: State, idx, config):
 
 def step(state: State, actions, config: GameConfig | None = None, chance=None, active=None,
          reuse_input: bool = False) -> State:
-    """Apply one action per game and return the new state (the input is not changed).
+    """Apply one action per game and return the new state (the input is not changed, unless
+    ``reuse_input``).
 
     ``actions``: int array [batch] (a scalar for a batch of one). Finished games ignore their action, and
     so do games where the optional bool mask ``active`` [batch] is False.

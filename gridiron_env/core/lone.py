@@ -27,7 +27,7 @@ import numpy as np
 
 from . import actions as A
 from . import engine as E
-from .chance import _MASK64, UNIT_53, CounterChance, _uniform, splitmix64_int
+from .chance import _MASK64, GOLDEN, UNIT_53, CounterChance, _uniform, splitmix64_int
 from .formations import DEFENCE_PLACEMENT, OFFENCE_PLACEMENT
 from .geometry import (
     DEFENDED_END_ZONE, DIAGONAL, DISTANCE, END_ZONE_DEPTH, FIRST_FIELD_ROW, FORWARD_DIRECTIONS, FRAME_LANE,
@@ -329,9 +329,6 @@ def _refresh(s: State) -> None:
 
 # --- dice and turns --------------------------------------------------------------------------------------
 
-_GOLDEN = 0x9E3779B97F4A7C15
-
-
 def _draws(s: State, high: int, count: int) -> list:
     """``count`` draws in [0, high) from the game's counter stream, as CounterChance.draw gives them."""
     key = s.rng_key.item()
@@ -339,7 +336,7 @@ def _draws(s: State, high: int, count: int) -> list:
     s.rng_counter[0] = (counter + count) & _MASK64
     out = []
     for k in range(count):
-        v = int(float(splitmix64_int(key + (counter + k) * _GOLDEN) >> 11) * UNIT_53 * high)
+        v = int(float(splitmix64_int(key + (counter + k) * GOLDEN) >> 11) * UNIT_53 * high)
         out.append(v if v < high else high - 1)
     return out
 

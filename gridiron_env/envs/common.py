@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import NUM_ACTIONS, action_name
-from ..core.chance import _MASK64, UNIT_53, splitmix64, splitmix64_int
+from ..core.chance import _MASK64, GOLDEN, UNIT_53, splitmix64, splitmix64_int
 from ..core.observe import (
     FEATURES_SIZE, N_PLANES, OBS_HIGH, OBS_LOW, SCALARS_SIZE, observe, observe_planes,
 )
@@ -98,20 +98,16 @@ class RandomOpponent:
         unit = (bits >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
         return kth_legal(legal, unit)
 
-
     def draw_one(self, legal: np.ndarray, game: int = 0) -> int:
         """``draw`` for one game in plain Python (``legal``: its bool mask [NUM_ACTIONS]): the same action
         and the same stream position, without the batch's numpy calls."""
         key, counter = self.keys.item(game), self.counters.item(game)
         self.counters[game] = (counter + 1) & _MASK64
-        unit = float(splitmix64_int(key + counter * _GOLDEN) >> 11) * UNIT_53
+        unit = float(splitmix64_int(key + counter * GOLDEN) >> 11) * UNIT_53
         ids = np.flatnonzero(legal)
         if ids.size == 0:
             return 0
         return int(ids[min(int(unit * ids.size), ids.size - 1)])
-
-
-_GOLDEN = 0x9E3779B97F4A7C15
 
 
 def kth_legal(legal: np.ndarray, unit: np.ndarray) -> np.ndarray:
