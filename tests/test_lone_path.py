@@ -185,7 +185,7 @@ def _positions(config, count, seed):
 
 def _same_as_engine(base, config, lone_call, engine_call):
     a, b = base.copy(), base.copy()
-    engine._CONFIG, engine._CHANCE = config, engine.CounterChance()
+    engine._STEP.config, engine._STEP.chance = config, engine.CounterChance()
     lone_call(a)
     engine_call(b)
     assert _lone_bytes(a) == _lone_bytes(b), [n for n, x, y in zip(FIELDS, _lone_bytes(a), _lone_bytes(b)) if x != y]

@@ -235,3 +235,59 @@ def test_reuse_input_copies_a_state_whose_fields_are_not_contiguous():
     a = random_legal(odd.legal, np.random.default_rng(0))
     out = g.step(odd, a, reuse_input=True)
     assert out is not odd and out.equals(g.step(s, a)) and odd.equals(s)
+
+
+class _PausingChance(g.core.chance.CounterChance):
+    """The counter streams, pausing at the first draw until ``resume`` is set (``paused`` says it is)."""
+
+    def __init__(self):
+        import threading
+
+        self.paused, self.resume, self.first = threading.Event(), threading.Event(), True
+
+    def draw(self, state, games, high, count, what=""):
+        if self.first:
+            self.first = False
+            self.paused.set()
+            assert self.resume.wait(timeout=30), "the other thread never finished its step"
+        return super().draw(state, games, high, count, what)
+
+
+def test_a_step_in_one_thread_keeps_its_config_while_another_thread_steps():
+    """The engine's step context (config, chance source) is per thread: a step paused between its draws
+    (the strong-lineman roll, then the dice) while another thread steps a batch with another config ends
+    exactly as it does alone."""
+    import threading
+
+    config = g.GameConfig(specials=False)
+    other_config = g.GameConfig(specials=False, max_rolls_per_down=1, longest_punt=3)
+
+    def at_defence_formation(seed, cfg):
+        s = g.init(2, seed=seed, config=cfg)
+        s = g.step(s, s.legal.argmax(axis=1), config=cfg)  # an offence formation
+        assert (s.phase == g.core.state.DEFENCE_FORMATION).all()
+        return s
+
+    s = at_defence_formation(5, config)
+    action = s.legal.argmax(axis=1)
+    alone = g.step(s, action, config=config, chance=g.core.chance.CounterChance())
+    chance = _PausingChance()
+    result = {}
+
+    def paused_step():
+        try:
+            result["state"] = g.step(s, action, config=config, chance=chance)
+        except Exception as err:  # reported below, in the test's thread
+            result["error"] = err
+
+    worker = threading.Thread(target=paused_step)
+    worker.start()
+    assert chance.paused.wait(timeout=30)
+    other = at_defence_formation(9, other_config)
+    other_after = g.step(other, other.legal.argmax(axis=1), config=other_config)
+    chance.resume.set()
+    worker.join(timeout=30)
+    assert "error" not in result, result.get("error")
+    assert result["state"].equals(alone)
+    expected = g.step(at_defence_formation(9, other_config), other.legal.argmax(axis=1), config=other_config)
+    assert other_after.equals(expected)

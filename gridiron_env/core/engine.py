@@ -8,6 +8,8 @@ the defence's turn, roll again, until the play ends.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from ..config import GameConfig
@@ -23,6 +25,18 @@ from .odds import field_goal_target
 from .state import (
     DEFENCE_FORMATION, GAME_OVER, KICK_DECISION, OFFENCE_FORMATION, PLAY, SCRAMBLE, SPECIALS_PICK, State,
 )
+
+
+class _StepContext(threading.local):
+    """The config and chance source of the engine call in progress (set by ``step``, ``init`` and
+    ``recompute_legal``), read by the rule functions rather than passed down through every one. One pair
+    per thread: two threads stepping their own batches, with other configs, never see each other's."""
+
+    config: GameConfig | None = None
+    chance = None
+
+
+_STEP = _StepContext()
 
 
 class IllegalActionError(ValueError):
@@ -227,9 +241,6 @@ def _next_down(s: State, idx, square):
     _start_down(s, keep)
 
 
-_CONFIG: GameConfig | None = None  # the config of the step in progress (set by step/init)
-
-
 def _change_possession(s: State, idx, team, square, config=None):
     """The drive ends; ``team`` gets the ball first-and-ten at ``square`` (-1: its kickoff spot).
 
@@ -238,7 +249,7 @@ def _change_possession(s: State, idx, team, square, config=None):
     """
     if idx.size == 0:
         return
-    config = config or _CONFIG
+    config = config or _STEP.config
     team = np.asarray(team, dtype=np.int64)
     square = np.asarray(square, dtype=np.int64)
     if square.ndim == 0:
@@ -307,11 +318,8 @@ def _change_possession(s: State, idx, team, square, config=None):
     _new_series(s, g, t, sq)
 
 
-_CHANCE = None  # the chance source of the step in progress
-
-
 def _chance_draw(s, idx, high, count, what):
-    return _CHANCE.draw(s, idx, high, count, what)
+    return _STEP.chance.draw(s, idx, high, count, what)
 
 
 def _score(s: State, idx, team, points):
@@ -433,7 +441,7 @@ def _begin_round(s: State, idx):
         return
     rolls = s.rolls[idx] + 1
     s.rolls[idx] = rolls
-    capped = rolls > _CONFIG.max_rolls_per_down
+    capped = rolls > _STEP.config.max_rolls_per_down
     go = idx
     if capped.any():
         dead = idx[capped]
@@ -534,14 +542,14 @@ def _do_defence_formation(s, idx, formation):
 def _do_field_goal(s, idx):
     frame_los = _frame_los(s, idx)
     offence = s.offence[idx].astype(np.int64)
-    if _CONFIG.kick_mode == "dice":
+    if _STEP.config.kick_mode == "dice":
         total = (_chance_draw(s, idx, 6, 3, "field goal") + 1).sum(axis=1)
         good = total >= _FIELD_GOAL_TARGET_BY_ROW[frame_los]
     else:
         total = (_chance_draw(s, idx, 6, 3, "field goal reach") + 1).sum(axis=1)
         reach = 8 + 4 * total
         answer = _chance_draw(s, idx, 1_000_000, 1, "field goal answer")[:, 0]
-        good = (reach >= field_goal_distance_for_row(frame_los)) & (answer < _CONFIG.paper_answer_chance * 1e6)
+        good = (reach >= field_goal_distance_for_row(frame_los)) & (answer < _STEP.config.paper_answer_chance * 1e6)
     _score(s, idx[good], offence[good], 3)
     _change_possession(s, idx[good], 1 - offence[good], -1)
     miss = idx[~good]
@@ -899,7 +907,7 @@ def _contest(s, idx, off, dfn):
     """Highest single die wins, ties rolled again (rule 19). True where the offence wins."""
     result = np.zeros(idx.size, dtype=bool)
     pending = np.arange(idx.size)
-    if type(_CHANCE) is CounterChance:
+    if type(_STEP.chance) is CounterChance:
         # A counter stream's draws depend only on their positions: read several rounds at once, keep each
         # game's first decisive one and set its counter just past that round, exactly where the round by
         # round loop below would leave it (with far fewer passes, as ties are common). Only the positions
@@ -1039,7 +1047,7 @@ def _compute_legal(s: State, idx):
             fg, punt = _kick_available(s, sub)
             out[sub, A.PLAY_ON] = True
             out[sub, A.FIELD_GOAL] = fg
-            out[sub, A.PUNT_BASE:A.PUNT_BASE + _CONFIG.longest_punt] = punt[:, None]
+            out[sub, A.PUNT_BASE:A.PUNT_BASE + _STEP.config.longest_punt] = punt[:, None]
 
 
 def _acting_squares(s, idx):
@@ -1208,8 +1216,7 @@ def _legal_moves(s, idx, out, team, defending, side, squares, pts, enemy_carrier
 
 def recompute_legal(state: State, config: GameConfig | None = None) -> None:
     """Recompute the cached legal mask of every game in place (after editing a state by hand)."""
-    global _CONFIG
-    _CONFIG = config or GameConfig()
+    _STEP.config = config or GameConfig()
     idx = np.arange(state.batch_size)
     _compute_legal(state, idx)
     state.legal[state.phase == GAME_OVER] = False
@@ -1270,8 +1277,7 @@ def _teammates_beside(s, idx, team, attacking, square, directions):
 
 def _refresh(s: State, idx, config):
     """Recompute masks; end turns whose only legal action is End turn (rule 11)."""
-    global _CONFIG
-    _CONFIG = config
+    _STEP.config = config
     _end_spent_turns(s, idx)
     _compute_legal(s, idx)
     check = idx
@@ -1302,7 +1308,6 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
     ``reuse_input=True``: the caller gives ``state`` up (it will only use the returned state), so the
     engine may update it in place rather than copy every field first; a big batch saves that copy.
     """
-    global _CONFIG, _CHANCE
     config = config or GameConfig()
     if state.phase.shape[0] == 1 and (chance is None or type(chance) is CounterChance) and (
             active is None or (type(active) is np.ndarray and active.dtype == np.bool_ and active.shape == (1,)
@@ -1327,7 +1332,7 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
         _raise_illegal(state, int(live[bad]), int(a[bad]))
     # in place only when every field is C-contiguous: the handlers write through flat views
     s = state if reuse_input and state.is_contiguous() else state.copy()
-    _CONFIG, _CHANCE = config, chance or CounterChance()
+    _STEP.config, _STEP.chance = config, chance or CounterChance()
     try:
         _apply(s, live, a)
         rows = _rows(s, live)
@@ -1339,7 +1344,7 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
             s.to_act[cap] = -1
         _refresh(s, live, config)
     finally:
-        _CHANCE = None
+        _STEP.chance = None
     return s
 
 

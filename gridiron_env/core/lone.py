@@ -290,7 +290,7 @@ def _compute_legal(s: State) -> bool:
         los = _FRAME_ROW[s.offence.item()][s.los_row.item() * N_LANES]
         mask[A.FIELD_GOAL] = _FG_IN_RANGE[los]
         if s.down.item() == 4:
-            mask[A.PUNT_BASE:A.PUNT_BASE + E._CONFIG.longest_punt] = b"\1" * E._CONFIG.longest_punt
+            mask[A.PUNT_BASE:A.PUNT_BASE + E._STEP.config.longest_punt] = b"\1" * E._STEP.config.longest_punt
         s.legal[0] = np.frombuffer(mask, dtype=_MASK_DTYPE)
     else:
         s.legal[0] = _PHASE_MASKS[phase]
@@ -375,7 +375,7 @@ def _end_turn(s: State) -> None:
     if s.to_act.item() == o:
         s.to_act[0] = 1 - o
     else:
-        _begin_round(s, E._CONFIG)
+        _begin_round(s, E._STEP.config)
 
 
 # --- downs, possessions and scores (engine's bookkeeping, one game) -----------------------------------
@@ -451,7 +451,7 @@ def _change_possession(s: State, team: int, square: int) -> None:
         other = 1 - opener
         score = s.score.tolist()[0]
         opener_score, other_score = score[opener], score[other]
-        target = E._CONFIG.target_score
+        target = E._STEP.config.target_score
         if other_score >= target and opener_score < target:
             over, winner = True, other
         elif opener_score >= target:
@@ -525,7 +525,7 @@ def _do_field_goal(s: State) -> None:
     """engine._do_field_goal (rule 21)."""
     offence = s.offence.item()
     los = _FRAME_ROW[offence][s.los_row.item() * N_LANES]
-    config = E._CONFIG
+    config = E._STEP.config
     if config.kick_mode == "dice":
         good = sum(_draws(s, 6, 3)) + 3 >= _FG_TARGET[los]
     else:
@@ -688,7 +688,7 @@ def _do_defence_formation(s: State, formation: int) -> None:
         s.phase[0] = KICK_DECISION
         s.to_act[0] = offence
     else:
-        _begin_round(s, E._CONFIG)
+        _begin_round(s, E._STEP.config)
 
 
 def _do_handoff(s: State, slot: int, team: int, thrower_square: int, receiver_square: int) -> None:
@@ -852,7 +852,7 @@ def step_one(state: State, actions, config) -> State | None:
             or state.board.dtype != _BOARD_DTYPE):  # (the board is read as bytes)
         return None
     s = state.copy()
-    E._CONFIG, E._CHANCE = config, _COUNTER_CHANCE
+    E._STEP.config, E._STEP.chance = config, _COUNTER_CHANCE
     try:
         kind = _KIND[a]
         if kind != _KIND_FOLLOW:
@@ -888,5 +888,5 @@ def step_one(state: State, actions, config) -> State | None:
             s.to_act[0] = -1
         _refresh(s)
     finally:
-        E._CHANCE = None
+        E._STEP.chance = None
     return s
