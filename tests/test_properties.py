@@ -1,5 +1,7 @@
 """Property tests of the engine: determinism, batch independence, refusal of illegal actions, round trips."""
 
+import threading
+
 import numpy as np
 import pytest
 
@@ -241,8 +243,6 @@ class _PausingChance(g.core.chance.CounterChance):
     """The counter streams, pausing at the first draw until ``resume`` is set (``paused`` says it is)."""
 
     def __init__(self):
-        import threading
-
         self.paused, self.resume, self.first = threading.Event(), threading.Event(), True
 
     def draw(self, state, games, high, count, what=""):
@@ -257,8 +257,6 @@ def test_a_step_in_one_thread_keeps_its_config_while_another_thread_steps():
     """The engine's step context (config, chance source) is per thread: a step paused between its draws
     (the strong-lineman roll, then the dice) while another thread steps a batch with another config ends
     exactly as it does alone."""
-    import threading
-
     config = g.GameConfig(specials=False)
     other_config = g.GameConfig(specials=False, max_rolls_per_down=1, longest_punt=3)
 
