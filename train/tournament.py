@@ -439,16 +439,22 @@ def _csv_value(v):
 # ------------------------------------------------------------------------------------------------ running
 
 
-def schedule(n_agents: int, games_per_pair: int, seed: int = 0):
+def schedule(n_agents: int, games_per_pair: int, seed: int = 0, pairs=None):
     """The games of a round robin: (pairs, pair [G], deal [G], seed [G], team_agent [G, 2]).
 
     Game ``p * games_per_pair + 2k + s`` is deal k of pair p = (i, j), seeded ``seed + k``, with agent i
-    on team one if s = 0 and agent j on team one if s = 1."""
+    on team one if s = 0 and agent j on team one if s = 1. ``pairs`` (optional, a list of (i, j) with
+    i != j) plays only those pairs instead of every pair (a league's learner against each member)."""
     if isinstance(games_per_pair, bool) or not isinstance(games_per_pair, (int, np.integer)) \
             or games_per_pair < 2 or games_per_pair % 2:
         raise ValueError(f"games_per_pair must be an even int >= 2 (each deal is played from both sides), "
                          f"got {games_per_pair!r}")
-    pairs = [(i, j) for i in range(n_agents) for j in range(i + 1, n_agents)]
+    if pairs is None:
+        pairs = [(i, j) for i in range(n_agents) for j in range(i + 1, n_agents)]
+    else:
+        pairs = [(int(i), int(j)) for i, j in pairs]
+        if not pairs or any(not (0 <= i < n_agents and 0 <= j < n_agents and i != j) for i, j in pairs):
+            raise ValueError(f"pairs must be a non-empty list of (i, j), 0 <= i, j < {n_agents}, i != j; got {pairs}")
     deals = games_per_pair // 2
     p = np.repeat(np.arange(len(pairs)), games_per_pair)
     k = np.tile(np.repeat(np.arange(deals), 2), len(pairs))
@@ -459,19 +465,20 @@ def schedule(n_agents: int, games_per_pair: int, seed: int = 0):
 
 
 def run_tournament(agents, games_per_pair: int, config: GameConfig | None = None, seed: int = 0,
-                   batch_size: int = DEFAULT_BATCH_SIZE, progress=None) -> TournamentResult:
+                   batch_size: int = DEFAULT_BATCH_SIZE, progress=None, pairs=None) -> TournamentResult:
     """Play a round robin of full games between ``agents`` (a dict name -> agent, or a list of agents
     named by their ``name``, duplicates numbered) and return a :class:`TournamentResult`.
 
     ``games_per_pair`` (even): games of every pair, as ``games_per_pair / 2`` deals each played from both
     sides (see the module docstring). All games run in batches of at most ``batch_size`` (pairs mixed);
     the results do not depend on it. ``progress``: optional callable(games_done, games_total).
+    ``pairs``: only these (i, j) index pairs play (default: every pair).
     """
     config = config or GameConfig()
     names, objs = _named_agents(agents)
     if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
         raise ValueError(f"batch_size must be an int >= 1, got {batch_size!r}")
-    pairs, pair, deal, game_seed, team_agent = schedule(len(objs), games_per_pair, seed)
+    pairs, pair, deal, game_seed, team_agent = schedule(len(objs), games_per_pair, seed, pairs)
     total = pair.size
     winner = np.full(total, -1, dtype=np.int64)
     score = np.zeros((total, 2), dtype=np.int64)
