@@ -5,21 +5,34 @@ had the ball at the snap) and the **defence policy**, as weight and bias arrays,
 the observation it expects (``gridiron_env.core.observe``, the ``features`` form). The game feeds it the
 documented encoder's features and the legal-action mask; the bot never picks an illegal action.
 
-File layout (all arrays; loaded with ``allow_pickle=False``)::
+File layout (a zip of ``.npy`` arrays, the one table :data:`FIELDS` below)::
 
     format            str   "gridiron-bot-v1"
     features_size     int   length of the observation vector
     num_actions       int   size of the action space
     activation        str   "tanh" or "relu"
     offence_layers    int   number of linear layers of the offence net; likewise defence_layers
-    offence_w{i}, offence_b{i}   float32 [in, out] and [out] for layer i (the last one gives the logits)
+    offence_w{i}, offence_b{i}   float [in, out] and [out] for layer i (the last one gives the logits)
     defence_w{i}, defence_b{i}
     on_offence_index  int   index of the "on_offence" feature that selects the net
+
+Loading never unpickles and never trusts a size: the file is read whole (at most ``MAX_FILE_BYTES``), the
+zip directory is checked (each member's declared size at most ``MAX_MEMBER_BYTES``) before anything is
+decompressed, each ``.npy`` header is checked against :data:`FIELDS` (dtype kind, rank, size) before its
+data is read, then the values (ranges, finiteness) and the nets' shapes. Anything else raises
+:class:`BotFileError` naming the file and the problem.
 """
 
 from __future__ import annotations
 
+import io
+import math
+import os
+import re
+import stat
+import warnings
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -38,10 +51,214 @@ _ACTIVATIONS = {
     "tanh": np.tanh,
     "relu": lambda x: np.maximum(x, 0.0),
 }
+# A damaged net's +-inf / nan logits become this (finite, so the legal choice and sampling stay defined).
+_LOGIT_CAP = np.float32(1e30)
+
+# Bot files are read whole into memory: refuse anything far beyond a real bot (the shipped one is 1.5 MB,
+# its biggest array 0.3 MB) before reading or decompressing it.
+MAX_FILE_BYTES = 256 << 20
+MAX_MEMBER_BYTES = 64 << 20  # one array, uncompressed (a 4096 x 4096 float32 layer)
+MAX_TOTAL_BYTES = 256 << 20  # all arrays, uncompressed
+MAX_LAYERS = 32
+MAX_SIZE = 1 << 20  # features, actions
+_MAX_TEXT = 64  # characters of a text field
 
 
 class BotFileError(ValueError):
     """A bot file that is missing, corrupt, or does not fit this game's observation or actions."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """One kind of array a bot file holds: the keys it covers (a regular expression), the numpy dtype kinds
+    and the rank it must have, and the allowed values (``low``..``high`` for an integer, ``choices`` for a
+    text; a float array must be finite). ``required``: every file holds it (layer arrays are required
+    per layer, by ``{net}_layers``)."""
+
+    key: str
+    kinds: str  # "U" text, "iu" integer, "f" float
+    ndim: int
+    what: str
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str, ...] | None = None
+    required: bool = True
+
+    def matches(self, key: str) -> bool:
+        return re.fullmatch(self.key, key) is not None
+
+
+_LAYER = r"(offence|defence)_{}(0|[1-9][0-9]?)"
+# The one table of what a bot file may hold. A later field (e.g. per-level temperatures) is one more row,
+# ``required=False`` so that older files still load; the loader checks dtype, rank and range from here.
+FIELDS: tuple[Field, ...] = (
+    Field("format", "U", 0, "the format name", choices=(FORMAT,)),
+    Field("features_size", "iu", 0, "the observation length", low=1, high=MAX_SIZE),
+    Field("num_actions", "iu", 0, "the number of actions", low=1, high=MAX_SIZE),
+    Field("activation", "U", 0, "the hidden layers' activation", choices=tuple(_ACTIVATIONS)),
+    Field("on_offence_index", "iu", 0, "the index of the on_offence feature", low=0, high=MAX_SIZE - 1),
+    Field("offence_layers", "iu", 0, "the offence net's number of layers", low=1, high=MAX_LAYERS),
+    Field("defence_layers", "iu", 0, "the defence net's number of layers", low=1, high=MAX_LAYERS),
+    Field(_LAYER.format("w"), "f", 2, "a layer's weights", required=False),
+    Field(_LAYER.format("b"), "f", 1, "a layer's biases", required=False),
+)
+_KIND_NAMES = {"U": "text", "S": "bytes", "i": "integer", "u": "integer", "f": "float", "b": "bool",
+               "c": "complex", "O": "object", "M": "datetime", "m": "timedelta", "V": "structured"}
+
+
+def field_for(key: str) -> Field | None:
+    """The row of :data:`FIELDS` that covers ``key``, or None."""
+    return next((f for f in FIELDS if f.matches(key)), None)
+
+
+def display_name(path) -> str:
+    """A path as one printable line: control characters escaped, a very long path cut in the middle."""
+    text = os.fsdecode(path) if isinstance(path, (bytes, os.PathLike)) else str(path)
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= 160 else f"{text[:60]}...{text[-90:]}"
+
+
+def short_reason(err: BaseException) -> str:
+    """An exception from a parser as a short line of text."""
+    text = " ".join(str(err).split()) or type(err).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def read_bot_file(path, limit: int = MAX_FILE_BYTES) -> tuple[bytes, str]:
+    """The bytes of the regular file at ``path`` (at most ``limit``) and its display name; BotFileError
+    for a missing, unreadable, empty or oversized file, a directory, or a path that cannot be a file."""
+    try:
+        fspath = os.fspath(path)
+    except TypeError:
+        raise BotFileError(f"a bot file path must be a str or path, got {type(path).__name__}") from None
+    name = display_name(fspath)
+    if ("\0" if isinstance(fspath, str) else b"\0") in fspath:
+        raise BotFileError(f"no bot file at {name}: the path holds a NUL character")
+    try:
+        info = os.stat(fspath)
+    except FileNotFoundError:
+        raise BotFileError(f"no bot file at {name}") from None
+    except (OSError, ValueError) as err:  # too long, not a directory on the way, a loop, no permission
+        detail = err.strerror if isinstance(err, OSError) and err.strerror else short_reason(err)
+        raise BotFileError(f"no bot file at {name}: {detail}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise BotFileError(f"{name} is a directory, not a bot file")
+    if not stat.S_ISREG(info.st_mode):  # a pipe or device: reading could block or never end
+        raise BotFileError(f"{name} is not a regular file")
+    if info.st_size > limit:
+        raise BotFileError(f"{name} is {info.st_size} bytes; a bot file is at most {limit}")
+    try:
+        with open(fspath, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as err:
+        raise BotFileError(f"cannot read the bot file {name}: {err.strerror or short_reason(err)}") from None
+    if not data:
+        raise BotFileError(f"{name} is empty, not a bot file")
+    if len(data) > limit:
+        raise BotFileError(f"{name} is more than {limit} bytes; a bot file is at most {limit}")
+    return data, name
+
+
+def _npz_members(data: bytes, name: str) -> dict[str, bytes]:
+    """The raw ``.npy`` bytes of each array of an ``.npz`` file, its directory checked first."""
+    if data.startswith(b"\x93NUMPY"):
+        raise BotFileError(f"{name} is a bare .npy array, not a .npz bot file (write bots with Bot.save)")
+    if not data.startswith(b"PK"):
+        raise BotFileError(f"{name} is not a readable .npz bot file: it is not a zip archive")
+    # zipfile raises many types on damaged bytes (BadZipFile, zlib.error, EOFError, NotImplementedError,
+    # RuntimeError, struct.error, UnicodeDecodeError, ...): every one means the same thing here.
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        infos = archive.infolist()
+    except Exception as err:  # noqa: BLE001 - see above
+        raise BotFileError(f"{name} is not a readable .npz bot file: {short_reason(err)}") from None
+    if len(infos) > 2 * 2 * MAX_LAYERS + len(FIELDS):
+        raise BotFileError(f"{name} holds {len(infos)} arrays; a bot file holds at most "
+                           f"{2 * 2 * MAX_LAYERS + len(FIELDS)}")
+    keys, total = [], 0
+    for info in infos:
+        member = display_name(info.filename)
+        key = info.filename[:-4] if info.filename.endswith(".npy") else None
+        if key is None or field_for(key) is None:
+            raise BotFileError(f"{name} holds {member!r}, which is not an array of a bot file")
+        if key in keys:
+            raise BotFileError(f"{name} holds the array {key!r} twice")
+        if info.flag_bits & 0x1:
+            raise BotFileError(f"{name}: the array {key!r} is encrypted")
+        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            raise BotFileError(f"{name}: the array {key!r} uses compression method {info.compress_type}; "
+                               "a bot file is stored or deflated")
+        # The directory's sizes are the attacker's: refuse before decompressing a byte.
+        if info.file_size > MAX_MEMBER_BYTES:
+            raise BotFileError(f"{name}: the array {key!r} claims {info.file_size} bytes uncompressed; an array "
+                               f"of a bot file is at most {MAX_MEMBER_BYTES}")
+        total += info.file_size
+        if total > MAX_TOTAL_BYTES:
+            raise BotFileError(f"{name}: its arrays claim more than {MAX_TOTAL_BYTES} bytes uncompressed")
+        keys.append(key)
+    if "format" not in keys:
+        raise BotFileError(f"{name} is not a {FORMAT} file: it lacks the array 'format'")
+    members = {}
+    for key, info in zip(keys, infos):
+        try:
+            with archive.open(info) as f:
+                blob = f.read(MAX_MEMBER_BYTES + 1)  # zipfile stops at the declared size; guard it anyway
+        except Exception as err:  # noqa: BLE001 - damaged data: see above
+            raise BotFileError(f"{name} is not a readable .npz bot file: the array {key!r} is damaged "
+                               f"({short_reason(err)})") from None
+        if len(blob) > MAX_MEMBER_BYTES or len(blob) != info.file_size:
+            raise BotFileError(f"{name}: the array {key!r} unpacks to {len(blob)} bytes, not the "
+                               f"{info.file_size} its directory entry claims")
+        members[key] = blob
+    return members
+
+
+def _read_array(blob: bytes, name: str, key: str, field: Field):
+    """One ``.npy`` member as a value checked against its row of FIELDS: a Python int or str for a
+    scalar, a float32 array for a layer."""
+    where = f"{name}: the array {key!r} ({field.what})"
+    fp = io.BytesIO(blob)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # numpy warns on headers written by Python 2
+            version = np.lib.format.read_magic(fp)
+            if version == (1, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_1_0(fp)
+            elif version == (2, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_2_0(fp)
+            else:
+                raise ValueError(f"unsupported .npy version {version}")
+    except Exception as err:  # noqa: BLE001 - numpy's header parser on hostile bytes: ValueError, TypeError, ...
+        raise BotFileError(f"{where} has an unreadable .npy header: {short_reason(err)}") from None
+    if dtype.hasobject or dtype.kind not in field.kinds or dtype.shape != () or dtype.names is not None:
+        kind = _KIND_NAMES.get(dtype.kind, dtype.kind)
+        wanted = " or ".join(sorted({_KIND_NAMES[k] for k in field.kinds}))
+        raise BotFileError(f"{where} holds {kind} values ({dtype.str}); it must be {wanted}")
+    if len(shape) != field.ndim or any(n < 1 for n in shape):
+        raise BotFileError(f"{where} has shape {shape}; it must have {field.ndim} dimension"
+                           f"{'' if field.ndim == 1 else 's'}" + (", each at least 1" if field.ndim else ""))
+    if dtype.kind == "U" and dtype.itemsize > 4 * _MAX_TEXT:
+        raise BotFileError(f"{where} is a text of {dtype.itemsize // 4} characters; at most {_MAX_TEXT}")
+    size = math.prod(shape) * dtype.itemsize
+    offset = fp.tell()
+    if len(blob) - offset != size:
+        raise BotFileError(f"{where} has {len(blob) - offset} bytes of data; its header {shape} {dtype.str} "
+                           f"needs {size}")
+    array = np.frombuffer(blob, dtype=dtype, count=math.prod(shape), offset=offset)
+    array = array.reshape(shape, order="F" if fortran else "C")
+    if field.kinds == "f":
+        with np.errstate(over="ignore", invalid="ignore"):
+            array = array.astype(np.float32)  # a copy; a float64 weight beyond float32 becomes inf: refused
+        if not np.isfinite(array).all():
+            raise BotFileError(f"{where} holds non-finite values (nan or inf, or beyond float32)")
+        return array
+    value = int(array[()]) if dtype.kind in "iu" else str(array[()])
+    if field.choices is not None and value not in field.choices:
+        shown = display_name(value)
+        raise BotFileError(f"{where} is {shown[:80]!r}; it must be " + " or ".join(map(repr, field.choices)))
+    if field.low is not None and not field.low <= value <= field.high:
+        raise BotFileError(f"{where} is {value}; it must be from {field.low} to {field.high}")
+    return value
 
 
 class Bot:
@@ -51,6 +268,9 @@ class Bot:
                  activation: str, on_offence_index: int, features_size: int, num_actions: int):
         if activation not in _ACTIVATIONS:
             raise BotFileError(f"activation must be one of {sorted(_ACTIVATIONS)}, got {activation!r}")
+        if not 0 <= int(on_offence_index) < int(features_size):
+            raise BotFileError(f"on_offence_index must be a feature index from 0 to {int(features_size) - 1}, "
+                               f"got {on_offence_index}")
         for name, layers in (("offence", offence), ("defence", defence)):
             _check_layers(name, layers, features_size, num_actions)
         self.offence = [(w.astype(np.float32), b.astype(np.float32)) for w, b in offence]
@@ -78,45 +298,59 @@ class Bot:
         np.savez_compressed(path, **arrays)
 
     @classmethod
-    def load(cls, path, features_size: int | None = None, num_actions: int | None = None) -> "Bot":
-        """Load a ``.npz`` bot; raises BotFileError naming what is wrong. Checks the file against the
-        given (or this package's) observation and action sizes."""
-        path = Path(path)
-        if not path.is_file():
-            raise BotFileError(f"no bot file at {path}")
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                arrays = {k: data[k] for k in data.files}
-        except (zipfile.BadZipFile, ValueError, OSError, EOFError) as err:
-            raise BotFileError(f"{path} is not a readable .npz bot file: {err}") from None
-        if str(arrays.get("format", "")) != FORMAT:
-            raise BotFileError(f"{path} is not a {FORMAT} file (format={arrays.get('format')!r})")
-        try:
-            layers = {}
-            for name in ("offence", "defence"):
-                n = int(arrays[f"{name}_layers"])
-                layers[name] = [(arrays[f"{name}_w{i}"], arrays[f"{name}_b{i}"]) for i in range(n)]
-            meta = dict(activation=str(arrays["activation"]), on_offence_index=int(arrays["on_offence_index"]),
-                        features_size=int(arrays["features_size"]), num_actions=int(arrays["num_actions"]))
-        except KeyError as err:
-            raise BotFileError(f"{path} lacks the array {err.args[0]!r}") from None
-        expected_features, expected_actions = _package_sizes()
-        features_size = expected_features if features_size is None else features_size
-        num_actions = expected_actions if num_actions is None else num_actions
-        if meta["features_size"] != features_size or meta["num_actions"] != num_actions:
+    def load(cls, path, features_size: int | None = None, num_actions: int | None = None,
+             on_offence_index: int | None = None) -> "Bot":
+        """Load a ``.npz`` bot; raises BotFileError naming the file and what is wrong with it. Checks the
+        file against the given (or this package's) observation size, action count and on_offence feature
+        index (the package's index only when the sizes are the package's)."""
+        data, name = read_bot_file(path)
+        arrays = {}
+        for key, blob in _npz_members(data, name).items():
+            arrays[key] = _read_array(blob, name, key, field_for(key))
+        for field in FIELDS:
+            if field.required and field.key not in arrays:
+                raise BotFileError(f"{name} lacks the array {field.key!r} ({field.what})")
+        layers = {}
+        for net in ("offence", "defence"):
+            count = arrays[f"{net}_layers"]
+            for i in range(count):
+                for part in ("w", "b"):
+                    if f"{net}_{part}{i}" not in arrays:
+                        raise BotFileError(f"{name} lacks the array '{net}_{part}{i}' (its {net} net has "
+                                           f"{count} layers)")
+            extra = sorted(k for k in arrays if re.fullmatch(_LAYER.format("[wb]"), k) and k.startswith(net)
+                           and int(re.sub(r"\D", "", k)) >= count)
+            if extra:
+                raise BotFileError(f"{name} holds {extra[0]!r} beyond its {net} net's {count} layers")
+            layers[net] = [(arrays[f"{net}_w{i}"], arrays[f"{net}_b{i}"]) for i in range(count)]
+        package_features, package_actions = _package_sizes()
+        expected_features = package_features if features_size is None else int(features_size)
+        expected_actions = package_actions if num_actions is None else int(num_actions)
+        if arrays["features_size"] != expected_features or arrays["num_actions"] != expected_actions:
             raise BotFileError(
-                f"{path} expects {meta['features_size']} features and {meta['num_actions']} actions; this game "
-                f"has {features_size} and {num_actions}")
-        return cls(layers["offence"], layers["defence"], **meta)
+                f"{name} expects {arrays['features_size']} features and {arrays['num_actions']} actions; this "
+                f"game has {expected_features} and {expected_actions}")
+        if on_offence_index is None and (expected_features, expected_actions) == (package_features,
+                                                                                   package_actions):
+            on_offence_index = _package_on_offence_index()
+        if on_offence_index is not None and arrays["on_offence_index"] != on_offence_index:
+            raise BotFileError(f"{name} selects its net by feature {arrays['on_offence_index']}; this game's "
+                               f"on_offence feature is {on_offence_index}")
+        try:
+            return cls(layers["offence"], layers["defence"], arrays["activation"], arrays["on_offence_index"],
+                       arrays["features_size"], arrays["num_actions"])
+        except BotFileError as err:
+            raise BotFileError(f"{name}: {err}") from None
 
     # --- inference -------------------------------------------------------------------------------------
 
     def _forward(self, layers, x):
         act = _ACTIVATIONS[self.activation]
-        for i, (w, b) in enumerate(layers):
-            x = x @ w + b
-            if i < len(layers) - 1:
-                x = act(x)
+        with np.errstate(over="ignore", invalid="ignore"):  # a wild net's inf/nan is handled in act()
+            for i, (w, b) in enumerate(layers):
+                x = x @ w + b
+                if i < len(layers) - 1:
+                    x = act(x)
         return x
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
@@ -137,15 +371,27 @@ class Bot:
         """A legal action per row: the best masked logit (temperature 0) or a sample at ``temperature``
         (from ``uniforms``, one float in [0, 1) per row, else from ``rng``)."""
         logits = self.logits(observation)
+        if not np.isfinite(logits).all():  # only a damaged net: keep the choice among the legal actions
+            logits = np.nan_to_num(logits, nan=-_LOGIT_CAP, posinf=_LOGIT_CAP, neginf=-_LOGIT_CAP)
         mask = np.atleast_2d(np.asarray(action_mask)).astype(bool)
-        masked = np.where(mask, logits, MASKED_LOGIT)
-        if temperature <= 0:
+        # Illegal actions get -inf rather than MASKED_LOGIT, so that even a legal logit below MASKED_LOGIT
+        # beats them; for any real net both give the same choices, to the bit.
+        masked = np.where(mask, logits, -np.inf)
+        if not temperature > 0:
             return masked.argmax(axis=1)
         rng = rng or np.random.default_rng()
-        z = masked / temperature
-        z -= z.max(axis=1, keepdims=True)
-        p = np.exp(z) * mask
-        p /= p.sum(axis=1, keepdims=True)
+        with np.errstate(over="ignore", invalid="ignore"):
+            z = masked / temperature
+            z -= z.max(axis=1, keepdims=True)
+            p = np.exp(z) * mask
+            total = p.sum(axis=1, keepdims=True)
+            wild = ~(np.isfinite(total[:, 0]) & (total[:, 0] > 0)) & mask.any(axis=1)
+            if wild.any():  # huge logits over a small temperature overflow float32: shift first, in float64
+                x = masked[wild].astype(np.float64)
+                d = (x - x.max(axis=1, keepdims=True)) / temperature
+                p[wild] = np.where(mask[wild], np.exp(d), 0.0)
+                total[wild] = p[wild].sum(axis=1, keepdims=True)
+            p /= total
         u = rng.random(p.shape[0]) if uniforms is None else np.asarray(uniforms, dtype=np.float64)
         return (p.cumsum(axis=1) > u[:, None]).argmax(axis=1)
 
@@ -170,6 +416,12 @@ def _package_sizes():
     from gridiron_env.core.observe import FEATURES_SIZE
 
     return FEATURES_SIZE, NUM_ACTIONS
+
+
+def _package_on_offence_index() -> int:
+    from gridiron_env.core.observe import FEATURE_LAYOUT
+
+    return FEATURE_LAYOUT["on_offence"][0].start
 
 
 class BotAgent:

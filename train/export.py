@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.bot import MASKED_LOGIT, Bot
+from agents.bot import MASKED_LOGIT, Bot, BotFileError, short_reason, read_bot_file
 from gridiron_env.core.actions import NUM_ACTIONS
 from gridiron_env.core.observe import FEATURE_LAYOUT, FEATURES_SIZE
 
@@ -94,25 +94,98 @@ def export_onnx(offence_policy, defence_policy, path) -> None:
 
 
 class OnnxBot:
-    """The exported ONNX pair run by onnxruntime (imported lazily)."""
+    """The exported ONNX pair run by onnxruntime (imported lazily).
 
-    def __init__(self, path):
-        import onnxruntime
+    Loading checks the file like a numpy bot file (``agents.bot.read_bot_file``), parses it (with ``onnx``'s
+    checker when installed), then requires the signature of :func:`export_onnx` - inputs ``observation``
+    float [batch, F] and ``action_mask`` float [batch, A], outputs ``action`` int64 [batch] and ``logits``
+    float [batch, A], batch dynamic - and a probe run in which the only legal action must be chosen. Any
+    failure, now or in :meth:`run`, raises BotFileError naming the file."""
 
-        path = Path(path)
-        if not path.is_file():
-            raise FileNotFoundError(f"no ONNX bot at {path}")
+    INPUTS = (("observation", "tensor(float)", "features"), ("action_mask", "tensor(float)", "actions"))
+    OUTPUTS = (("action", "tensor(int64)", None), ("logits", "tensor(float)", "actions"))
+
+    def __init__(self, path, features_size: int | None = None, num_actions: int | None = None):
+        import onnxruntime  # ImportError (with its own message) when the export extra is not installed
+
+        data, self.name = read_bot_file(path)
+        self.features_size = FEATURES_SIZE if features_size is None else int(features_size)
+        self.num_actions = NUM_ACTIONS if num_actions is None else int(num_actions)
+        _check_onnx_model(data, self.name)
+        options = onnxruntime.SessionOptions()
+        options.log_severity_level = 4  # fatal only: a refused model is reported once, by BotFileError
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        # onnxruntime raises its own, unrelated error types (Fail, InvalidGraph, InvalidArgument, ...) for
+        # corrupt or unsupported graphs: each means the file cannot be a bot.
         try:
-            self.session = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
-        except Exception as err:  # onnxruntime raises its own error types for corrupt graphs
-            raise ValueError(f"{path} is not a loadable ONNX bot: {err}") from None
-        names = [i.name for i in self.session.get_inputs()]
-        if names != ["observation", "action_mask"]:
-            raise ValueError(f"{path} has inputs {names}, expected ['observation', 'action_mask']")
+            self.session = onnxruntime.InferenceSession(data, sess_options=options,
+                                                        providers=["CPUExecutionProvider"])
+            signature = ([(i.name, i.type, i.shape) for i in self.session.get_inputs()],
+                         [(o.name, o.type, o.shape) for o in self.session.get_outputs()])
+        except Exception as err:  # noqa: BLE001 - see above
+            raise BotFileError(f"{self.name} is not a loadable ONNX bot: {short_reason(err)}") from None
+        self._check_signature(*signature)
+        self._probe()
+
+    def _check_signature(self, inputs, outputs) -> None:
+        sizes = {"features": self.features_size, "actions": self.num_actions}
+        for side, found, wanted in (("inputs", inputs, self.INPUTS), ("outputs", outputs, self.OUTPUTS)):
+            names = [n for n, _, _ in found]
+            if names != [n for n, _, _ in wanted]:
+                raise BotFileError(f"{self.name} has {side} {names}, expected {[n for n, _, _ in wanted]}")
+            for (n, kind, shape), (_, want_kind, width) in zip(found, wanted):
+                want_shape = "[batch]" if width is None else f"[batch, {sizes[width]}]"
+                rank = 1 if width is None else 2
+                ok = (kind == want_kind and shape is not None and len(shape) == rank
+                      and not isinstance(shape[0], int) and (width is None or shape[1] == sizes[width]))
+                if not ok:
+                    raise BotFileError(f"{self.name}: {n!r} is {kind} {shape}; a bot's {n!r} is {want_kind} "
+                                       f"{want_shape} with a dynamic batch")
+
+    def _probe(self) -> None:
+        """Two rows, each with one legal action: the bot must choose it."""
+        observation = np.zeros((2, self.features_size), dtype=np.float32)
+        observation[0, ON_OFFENCE_INDEX % self.features_size] = 1.0  # one row per net
+        mask = np.zeros((2, self.num_actions), dtype=np.float32)
+        only = np.array([self.num_actions - 1, self.num_actions // 2])
+        mask[[0, 1], only] = 1.0
+        self.run(observation, mask)
 
     def run(self, observation, action_mask):
-        """(actions int64 [batch], logits float32 [batch, A])."""
-        action, logits = self.session.run(None, {
-            "observation": np.asarray(observation, dtype=np.float32),
-            "action_mask": np.asarray(action_mask, dtype=np.float32)})
+        """(actions int64 [batch], logits float32 [batch, A]); BotFileError if the graph fails or its
+        action is not legal."""
+        observation = np.asarray(observation, dtype=np.float32)
+        action_mask = np.asarray(action_mask, dtype=np.float32)
+        try:
+            action, logits = self.session.run(None, {"observation": observation, "action_mask": action_mask})
+        except Exception as err:  # noqa: BLE001 - onnxruntime's error types, as in __init__
+            raise BotFileError(f"{self.name}: the ONNX bot failed to run: {short_reason(err)}") from None
+        action, logits = np.asarray(action), np.asarray(logits)
+        batch = observation.shape[0]
+        if action.shape != (batch,) or action.dtype != np.int64 or logits.shape != (batch, self.num_actions):
+            raise BotFileError(f"{self.name} gave action {action.dtype} {action.shape} and logits "
+                               f"{logits.shape} for a batch of {batch}")
+        legal = action_mask > 0.5
+        rows = np.flatnonzero(legal.any(axis=1))
+        chosen = action[rows]
+        in_range = ((chosen >= 0) & (chosen < self.num_actions)).all()
+        if not (in_range and legal[rows, chosen].all()):
+            raise BotFileError(f"{self.name} chose an illegal action")
         return action, logits
+
+
+def _check_onnx_model(data: bytes, name: str) -> None:
+    """Parse and check the model with the ``onnx`` package when it is installed (a clearer refusal than
+    onnxruntime's, before any session is built)."""
+    try:
+        import onnx
+    except ImportError:
+        return
+    try:
+        model = onnx.load_model_from_string(data)
+        onnx.checker.check_model(model)
+    except Exception as err:  # noqa: BLE001 - protobuf DecodeError, onnx ValidationError, ...: all mean corrupt
+        raise BotFileError(f"{name} is not a loadable ONNX bot: {short_reason(err)}") from None
+    if any(t.data_location == onnx.TensorProto.EXTERNAL for t in model.graph.initializer):
+        raise BotFileError(f"{name} is not a loadable ONNX bot: its weights live in another file")
