@@ -13,10 +13,11 @@ import argparse
 
 
 def main(argv=None) -> dict:
+    from agents.bot import Bot, BotFileError
     from gridiron_env.config import GameConfig
-    from train.selfplay import evaluate, evaluate_levels
 
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(prog="python -m train.evaluate", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("bot", help="a numpy bot file (.npz)")
     parser.add_argument("--games", type=int, default=400, help="games per row (default 400)")
     parser.add_argument("--seed", type=int, default=2024, help="seed of the games (default 2024)")
@@ -25,8 +26,17 @@ def main(argv=None) -> dict:
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games must be >= 1, got {args.games}")
+    try:
+        Bot.load(args.bot)  # a bad file or path: one line naming it, exit status 2, before any game
+    except BotFileError as err:
+        parser.exit(2, f"{parser.prog}: error: {err}\n")
+    from train.selfplay import evaluate, evaluate_levels  # torch and friends: only for a usable bot
+
     measure = evaluate_levels if args.levels else evaluate
-    return measure(args.bot, args.games, args.seed, GameConfig())
+    try:
+        return measure(args.bot, args.games, args.seed, GameConfig())
+    except KeyboardInterrupt:
+        parser.exit(130, f"{parser.prog}: interrupted\n")
 
 
 if __name__ == "__main__":

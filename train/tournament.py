@@ -111,7 +111,10 @@ class OnnxAgent:
     def __init__(self, path, name: str = "onnx"):
         from .export import OnnxBot
 
-        self.runtime = OnnxBot(path)
+        try:
+            self.runtime = OnnxBot(path)
+        except ImportError as err:
+            raise ImportError(f"onnx:{path} needs onnxruntime (pip install onnxruntime): {err}") from None
         self.name = name
 
     def reset(self, seeds) -> None:
@@ -161,8 +164,8 @@ def make_agent(spec: str):
                 head = None
             if head is not None:
                 path = head
-        if temperature < 0:
-            raise ValueError(f"a bot's temperature must be >= 0, got {temperature}")
+        if not 0 <= temperature < float("inf"):
+            raise ValueError(f"a bot's temperature must be a number >= 0, got {tail}")
         label = f"bot:{Path(path).stem}" + (f"@{temperature:g}" if temperature > 0 else "")
         agent = BotAgent.load(path, name=label, temperature=temperature)
     elif kind == "onnx" and arg:
@@ -731,11 +734,18 @@ def main(argv=None) -> int:
 
         result = run_tournament(agents, args.games, config=config, seed=args.seed, batch_size=args.batch_size,
                                 progress=progress)
-    except (ValueError, TypeError, FileNotFoundError) as err:
-        parser.exit(2, f"error: {err}\n")
+    except KeyboardInterrupt:
+        parser.exit(130, f"{parser.prog}: interrupted\n")
+    # a bad spec, config or bot file (BotFileError is a ValueError: one line naming the file and the
+    # problem), a missing onnxruntime: one line and exit status 2, never a traceback
+    except (ValueError, TypeError, ImportError, OSError) as err:
+        parser.exit(2, f"{parser.prog}: error: {err}\n")
     print(result.to_markdown(), end="")
     if args.out:
-        paths = result.save(args.out, plot_backend=args.plot_backend)
+        try:
+            paths = result.save(args.out, plot_backend=args.plot_backend)
+        except OSError as err:
+            parser.exit(2, f"{parser.prog}: error: cannot write the results to {args.out}: {err}\n")
         print(f"\nWrote {', '.join(str(p) for p in paths.values())}")
     return 0
 
