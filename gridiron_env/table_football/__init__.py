@@ -1,0 +1,22 @@
+"""Table Football (seed 003, RULINGS-table-football.md): a batched numpy engine, its diagram notation,
+rendering and the exact solver. Rules: gridiron_env/table_football/RULES.md.
+
+The engine has the shape of Gridiron's core: ``init`` / ``step`` / ``legal_action_mask`` / ``observe``
+over a :class:`State` of numpy arrays with a batch axis; the env layer serves it through the same protocol.
+"""
+
+from ..core.chance import CounterChance, ScriptedChance
+from .actions import ACTION_NAMES, NUM_ACTIONS, action_id, action_name
+from .config import TableFootballConfig
+from .diagram import from_diagram, to_diagram
+from .engine import RESULTS, IllegalActionError, init, legal_action_mask, recompute_legal, step
+from .invariants import InvariantError, check_invariants, find_violations
+from .observe import OBS_LAYOUT, OBS_SIZE, observation_markdown, observe
+from .state import DRAW, FIELDS, PHASE_NAMES, State
+
+__all__ = [
+    "ACTION_NAMES", "CounterChance", "DRAW", "FIELDS", "IllegalActionError", "InvariantError", "NUM_ACTIONS",
+    "OBS_LAYOUT", "OBS_SIZE", "PHASE_NAMES", "RESULTS", "ScriptedChance", "State", "TableFootballConfig",
+    "action_id", "action_name", "check_invariants", "find_violations", "from_diagram", "init",
+    "legal_action_mask", "observation_markdown", "observe", "recompute_legal", "step", "to_diagram",
+]

@@ -1,0 +1,516 @@
+"""The Table Football rules engine: pure numpy functions over a struct of arrays (numpy only).
+
+``init`` deals a batch of new games, ``step`` applies one decision per game; dice are drawn inside
+``step`` from each game's own counter-based stream (``gridiron_env.core.chance``), or from an injected
+chance source (``ScriptedChance`` in tests). Rulings are numbered as in RULINGS-table-football.md.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from ..core.chance import CounterChance, game_keys, seed_keys
+from ..core.engine import IllegalActionError
+from . import actions as A
+from .config import TableFootballConfig
+from .state import (
+    CHOOSE, DRAW, GAME_OVER, KICK, OOB_DEFENCE, OOB_OFFENCE, OVERTIME, PUNT_PLAY, RECOVERY, RUN, State,
+    TIMEOUT_DEFENCE, TIMEOUT_OFFENCE,
+)
+
+__all__ = ["IllegalActionError", "init", "step", "legal_action_mask", "recompute_legal", "RESULTS"]
+
+# --- the results table (ruling 5) and the box costs (ruling 10), by 2d6 total ------------------------------
+GAIN, TOUCHDOWN_PASS, INTERCEPTION, FUMBLE = range(4)
+RESULTS = {  # total: (name, kind, yards, boxes)
+    2: ("touchdown pass", TOUCHDOWN_PASS, 0, 3),
+    3: ("interception", INTERCEPTION, 10, 3),
+    4: ("reverse", GAIN, 20, 3),
+    5: ("sack", GAIN, -10, 3),
+    6: ("draw play", GAIN, 5, 2),
+    7: ("incomplete pass", GAIN, 0, 1),
+    8: ("screen pass", GAIN, 5, 2),
+    9: ("completed pass", GAIN, 25, 3),
+    10: ("no gain", GAIN, 0, 2),
+    11: ("fumble", FUMBLE, 0, 2),
+    12: ("long pass", GAIN, 30, 3),
+}
+RESULT_KIND = np.zeros(13, dtype=np.int8)
+RESULT_YARDS = np.zeros(13, dtype=np.int16)
+RESULT_BOXES = np.zeros(13, dtype=np.int8)
+for _t, (_n, _k, _y, _b) in RESULTS.items():
+    RESULT_KIND[_t], RESULT_YARDS[_t], RESULT_BOXES[_t] = _k, _y, _b
+GAINING_TOTALS = (4, 6, 8, 9, 12)  # the results that may go out of bounds (ruling 13)
+RESULT_GAINING = np.isin(np.arange(13), GAINING_TOTALS)
+SAFETY_BOXES = 2  # a sack into the end zone costs the safety's 2 boxes (ruling 10)
+KICK_BOXES = 2  # a punt or a field-goal attempt (ruling 10)
+TOUCHDOWN_POINTS, EXTRA_POINT_MIN, FIELD_GOAL_POINTS, SAFETY_POINTS = 6, 5, 3, 2
+OWN_20 = 20  # where a possession after a score, a touchback or the opening starts (ruling 1)
+WIN_ROLL = "high roll or tie"  # out of bounds and recovery: the side that asked wins on die >= other's
+
+
+class _StepContext(threading.local):
+    """The config and chance source of the engine call in progress, one pair per thread."""
+
+    config: TableFootballConfig | None = None
+    chance = None
+
+
+_CTX = _StepContext()
+
+
+def _draw(s: State, g, high, count, what):
+    return _CTX.chance.draw(s, g, high, count, what)
+
+
+# --- legal masks -------------------------------------------------------------------------------------------
+
+def _legal_table(downs_unused=None):
+    # [phase * 2 + last_down, action]
+    t = np.zeros((2 * (GAME_OVER + 1), A.NUM_ACTIONS), dtype=bool)
+    for last in (0, 1):
+        t[CHOOSE * 2 + last, [A.RUN_PLAY, A.FIELD_GOAL]] = True
+        t[CHOOSE * 2 + last, A.PUNT] = bool(last)  # punt on the last down only (ruling 4)
+        t[RECOVERY * 2 + last, [A.DECLINE, A.CONTEST]] = True
+        for ph in (OOB_OFFENCE, OOB_DEFENCE):
+            t[ph * 2 + last, [A.DECLINE, A.OUT_OF_BOUNDS]] = True
+        for ph in (TIMEOUT_OFFENCE, TIMEOUT_DEFENCE):
+            t[ph * 2 + last, [A.DECLINE, A.TIME_OUT]] = True
+    return t
+
+
+_LEGAL = _legal_table()
+# to_act by phase: 0 = offence, 1 = snap offence, 2 = snap defence, 3 = nobody
+_DECIDER = np.array([0, 0, 1, 2, 1, 2, 3], dtype=np.int8)
+
+
+def _refresh(s: State, g, config: TableFootballConfig) -> None:
+    """Recompute to_act and the cached legal mask of games ``g`` from their phase."""
+    ph = s.phase[g]
+    who = _DECIDER[ph]
+    snap = s.snap_offence[g]
+    s.to_act[g] = np.where(who == 0, s.offence[g], np.where(who == 1, snap, np.where(who == 2, 1 - snap, -1)))
+    s.legal[g] = _LEGAL[ph.astype(np.intp) * 2 + (s.down[g] >= config.downs)]
+
+
+def recompute_legal(state: State, config: TableFootballConfig | None = None) -> None:
+    """In place: to_act and the legal mask of every game, from the rest of the state."""
+    _refresh(state, np.arange(state.batch_size), config or TableFootballConfig())
+
+
+def legal_action_mask(state: State) -> np.ndarray:
+    """bool [batch, NUM_ACTIONS]: the legal actions of the team to act (all False once a game is over)."""
+    return state.legal.copy()
+
+
+# --- init --------------------------------------------------------------------------------------------------
+
+def init(batch_size: int | None = None, seed: int = 0, config: TableFootballConfig | None = None,
+         seeds=None, chance=None) -> State:
+    """A batch of new games: game i draws from the stream of seed + i, or of ``seeds[i]`` when per-game
+    seeds are given (then game i equals ``init(1, seeds[i])``). The coin toss (ruling 9) is the first draw."""
+    config = _config(config)
+    if seeds is not None:
+        keys = seed_keys(seeds)
+        if batch_size is not None and batch_size != keys.size:
+            raise ValueError(f"batch_size {batch_size} does not match {keys.size} seeds")
+        batch_size = keys.size
+    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+        raise ValueError(f"batch_size must be an int >= 1, got {batch_size!r}")
+    s = State.empty(int(batch_size))
+    s.rng_key[:] = game_keys(seed, int(batch_size)) if seeds is None else keys
+    g = np.arange(s.batch_size)
+    _CTX.config, _CTX.chance = config, chance or CounterChance()
+    try:
+        s.opener[:] = _draw(s, g, 2, 1, "coin toss")[:, 0]
+    finally:
+        _CTX.chance = None
+    _new_series(s, g, s.opener, OWN_20)
+    s.snap_offence[:] = s.opener
+    if config.clock:
+        s.quarter[:] = 1
+        s.boxes[:] = config.quarter_boxes
+        s.timeouts[:] = config.timeouts_per_half
+    _refresh(s, g, config)
+    return s
+
+
+def _config(config):
+    if config is None:
+        return TableFootballConfig()
+    if not isinstance(config, TableFootballConfig):
+        raise ValueError(f"config must be a TableFootballConfig, got {type(config).__name__}")
+    return config
+
+
+# --- possession and scoring ----------------------------------------------------------------------------------
+
+def _new_series(s: State, g, team, position) -> None:
+    """First and ten for ``team`` at ``position`` (its own frame) (ruling 3)."""
+    s.offence[g] = team
+    s.position[g] = position
+    s.line_to_gain[g] = np.minimum(np.asarray(position) + 10, 100)
+    s.down[g] = 1
+
+
+def _end_game(s: State, g, winner) -> None:
+    s.winner[g] = winner
+    s.terminated[g] = True
+    s.phase[g] = GAME_OVER
+
+
+def _score(s: State, g, team, points) -> np.ndarray:
+    """Add points; end the games where that wins (target reached, or any score in overtime). Returns the
+    bool mask (over ``g``) of games that go on."""
+    s.score[g, team] += points
+    config = _CTX.config
+    over = s.quarter[g] == OVERTIME  # sudden death: the first score wins at once (ruling 15)
+    if config.target_on:
+        over |= s.score[g, team] >= config.target_score  # ruling 9
+    if over.any():
+        _end_game(s, g[over], team[over])
+    return ~over
+
+
+def _touchdown(s: State, g) -> None:
+    """6 points to the offence, then the extra point (2d6 >= 5, no decision), then the kickoff (ruling 8)."""
+    if g.size == 0:
+        return
+    team = s.offence[g].astype(np.int64)
+    going = _score(s, g, team, TOUCHDOWN_POINTS)
+    g, team = g[going], team[going]
+    if g.size == 0:
+        return
+    dice = _draw(s, g, 6, 2, "extra point") + 1
+    good = dice.sum(axis=1) >= EXTRA_POINT_MIN
+    if good.any():
+        going = np.ones(g.size, dtype=bool)
+        going[good] = _score(s, g[good], team[good], 1)
+        g, team = g[going], team[going]
+    _new_series(s, g, 1 - team, OWN_20)
+
+
+def _safety(s: State, g) -> None:
+    """2 points to the defence, which then starts at its own 20 (ruling 8)."""
+    if g.size == 0:
+        return
+    team = 1 - s.offence[g].astype(np.int64)
+    going = _score(s, g, team, SAFETY_POINTS)
+    _new_series(s, g[going], team[going], OWN_20)
+
+
+def _turnover(s: State, g, spot) -> None:
+    """The defence takes over first-and-ten at ``spot`` (offence's yards), in its own frame."""
+    _new_series(s, g, 1 - s.offence[g], 100 - spot)
+
+
+def _advance(s: State, g, new_position) -> None:
+    """The ball ends a down of the same offence at ``new_position``: touchdown, safety, first down,
+    turnover on downs or the next down (rulings 2, 3)."""
+    td = new_position >= 100
+    sf = new_position <= 0
+    if td.any() or sf.any():
+        _touchdown(s, g[td])
+        _safety(s, g[sf])
+        keep = ~(td | sf)
+        g, new_position = g[keep], new_position[keep]
+    first = new_position >= s.line_to_gain[g]
+    last = ~first & (s.down[g] >= _CTX.config.downs)
+    on = ~first & ~last
+    if first.any():
+        _new_series(s, g[first], s.offence[g[first]], new_position[first])
+    if last.any():
+        _turnover(s, g[last], new_position[last])
+    go = g[on]
+    s.position[go] = new_position[on]
+    s.down[go] += 1
+
+
+def _interception_spot_turnover(s: State, g) -> None:
+    """The ball moves 10 yards, then the defence takes over there; at or past 100 a touchback (ruling 5)."""
+    spot = s.position[g].astype(np.int16) + 10
+    tb = spot >= 100
+    _turnover(s, g, np.where(tb, 100 - OWN_20, spot))
+
+
+# --- the offence's choices -------------------------------------------------------------------------------
+
+def _run_play(s: State, g) -> None:
+    dice = _draw(s, g, 6, 2, "play dice") + 1
+    s.last_roll[g] = dice
+    total = dice.sum(axis=1)
+    if _CTX.config.recovery_option:  # the team that lost the ball decides first (ruling 16)
+        lost = (total == 3) | (total == 11)
+        if lost.any():
+            s.phase[g[lost]] = RECOVERY
+            g, total = g[~lost], total[~lost]
+    _apply_result(s, g, total)
+
+
+def _apply_result(s: State, g, total) -> None:
+    """Apply a play's result (ruling 5) and start its clock decisions."""
+    kind = RESULT_KIND[total]
+    cost = RESULT_BOXES[total].copy()
+    pos = s.position[g].astype(np.int16)
+    gain = kind == GAIN
+    new_position = pos + RESULT_YARDS[total]
+    cost[gain & (new_position <= 0)] = SAFETY_BOXES
+    if gain.all():
+        _advance(s, g, new_position)
+    else:
+        _advance(s, g[gain], new_position[gain])
+        _touchdown(s, g[kind == TOUCHDOWN_PASS])
+        _interception_spot_turnover(s, g[kind == INTERCEPTION])
+        fumble = g[kind == FUMBLE]
+        _turnover(s, fumble, s.position[fumble].astype(np.int16))
+    _after_result(s, g, cost, RESULT_GAINING[total])
+
+
+def _field_goal(s: State, g) -> None:
+    die = _draw(s, g, 6, 1, "field goal die")[:, 0] + 1
+    s.last_roll[g, 0], s.last_roll[g, 1] = die, 0
+    pos = s.position[g].astype(np.int16)
+    good = 10 * die >= 100 - pos  # ruling 7
+    miss = g[~good]
+    _turnover(s, miss, pos[~good])
+    hit = g[good]
+    if hit.size:
+        team = s.offence[hit].astype(np.int64)
+        going = _score(s, hit, team, FIELD_GOAL_POINTS)
+        _new_series(s, hit[going], 1 - team[going], OWN_20)
+    _after_result(s, g, np.full(g.size, KICK_BOXES, dtype=np.int8), np.zeros(g.size, dtype=bool))
+
+
+def _punt(s: State, g) -> None:
+    die = _draw(s, g, 6, 1, "punt die")[:, 0] + 1
+    s.last_roll[g, 0], s.last_roll[g, 1] = die, 0
+    spot = s.position[g].astype(np.int16) + 10 * die
+    _turnover(s, g, np.where(spot >= 100, 100 - OWN_20, spot))  # touchback at the receiver's 20 (ruling 6)
+    _after_result(s, g, np.full(g.size, KICK_BOXES, dtype=np.int8), np.zeros(g.size, dtype=bool))
+
+
+def _recovery(s: State, g, contest) -> None:
+    """The team that lost the ball contests (both roll 1d6, it keeps the ball on a high roll or a tie) or
+    declines (ruling 16). Kept: the down counts as played at the spot, the interception's yards not applied."""
+    total = s.last_roll[g].sum(axis=1).astype(np.int64)
+    s.phase[g] = CHOOSE
+    kept = np.zeros(g.size, dtype=bool)
+    if contest.any():
+        dice = _draw(s, g[contest], 6, 2, "recovery dice")  # [loser's die, other's die]
+        kept[contest] = dice[:, 0] >= dice[:, 1]
+    cost = RESULT_BOXES[total]
+    keep = g[kept]
+    _advance(s, keep, s.position[keep].astype(np.int16))
+    lost = g[~kept]
+    t = total[~kept]
+    _interception_spot_turnover(s, lost[t == INTERCEPTION_TOTAL])
+    fum = lost[t == FUMBLE_TOTAL]
+    _turnover(s, fum, s.position[fum].astype(np.int16))
+    _after_result(s, g, cost, np.zeros(g.size, dtype=bool))
+
+
+INTERCEPTION_TOTAL, FUMBLE_TOTAL = 3, 11
+
+
+# --- the clock (rulings 10-15) ---------------------------------------------------------------------------
+
+def _after_result(s: State, g, cost, gaining) -> None:
+    """A result is on the board: the next down (basic game) or the clock decisions, in ruling 11's order."""
+    going = ~s.terminated[g]
+    g = g[going]
+    if not _CTX.config.clock:
+        s.phase[g] = CHOOSE
+        return
+    s.pending_cost[g] = cost[going]
+    _seek(s, g, np.where(gaining[going], OOB_OFFENCE, TIMEOUT_OFFENCE))
+
+
+def _seek(s: State, g, stage) -> None:
+    """Move games ``g`` to their next open clock decision from ``stage`` on, or run the clock.
+
+    An out-of-bounds request is open to the offence after a gaining play (then to the defence if the
+    offence declines); a time-out is offered to a side with one left only when the play costs more than
+    one box (a time-out that saves nothing is never offered)."""
+    if g.size == 0:
+        return
+    snap = s.snap_offence[g].astype(np.int64)
+    saves = s.pending_cost[g] > 1
+    oob = stage == OOB_OFFENCE
+    off_to = ~oob & (stage <= TIMEOUT_OFFENCE) & saves & (s.timeouts[g, snap] > 0)
+    def_to = ~oob & ~off_to & (stage <= TIMEOUT_DEFENCE) & saves & (s.timeouts[g, 1 - snap] > 0)
+    s.phase[g] = np.where(oob, OOB_OFFENCE, np.where(off_to, TIMEOUT_OFFENCE, TIMEOUT_DEFENCE))
+    _run_clock(s, g[~(oob | off_to | def_to)])
+
+
+def _ask_out_of_bounds(s: State, g, asker_is_offence: bool) -> None:
+    """Both roll 1d6; the side that asked wins on a high roll or a tie: the play costs 1 box less, at
+    least 1 (ruling 13)."""
+    dice = _draw(s, g, 6, 2, "out of bounds dice")  # [asker's die, other's die]
+    won = dice[:, 0] >= dice[:, 1]
+    s.pending_cost[g] = np.where(won, np.maximum(s.pending_cost[g] - 1, 1), s.pending_cost[g])
+    _seek(s, g, np.full(g.size, TIMEOUT_OFFENCE))
+
+
+def _time_out(s: State, g, team) -> None:
+    """The play costs 1 box instead of its cost (ruling 12)."""
+    s.timeouts[g, team] -= 1
+    s.pending_cost[g] = 1
+    _run_clock(s, g)
+
+
+def _run_clock(s: State, g) -> None:
+    """Mark the pending boxes off: the two-minute warning (ruling 11), the end of a quarter (rulings 11, 14, 15)."""
+    if g.size == 0:
+        return
+    config = _CTX.config
+    cost = s.pending_cost[g].astype(np.int16)
+    s.pending_cost[g] = 0
+    s.phase[g] = CHOOSE
+    boxes = s.boxes[g]
+    left = boxes - cost
+    w = config.two_minute_boxes
+    if w > 0:
+        q = s.quarter[g]
+        warn = ((q == 2) | (q == 4)) & (boxes > w) & (left < w)
+        left = np.where(warn, w, left)
+    s.boxes[g] = np.maximum(left, 0)
+    ended = left <= 0
+    if ended.any():
+        _end_quarter(s, g[ended])
+
+
+def _end_quarter(s: State, g) -> None:
+    config = _CTX.config
+    q = s.quarter[g]
+    s.boxes[g] = config.quarter_boxes
+    carry = (q == 1) | (q == 3)  # possession carries over (ruling 14)
+    s.quarter[g[carry]] += 1
+    half = g[q == 2]
+    if half.size:  # the second half: the team that did not open, at its own 20; time-outs reset (ruling 14)
+        s.quarter[half] = 3
+        s.timeouts[half] = config.timeouts_per_half
+        _new_series(s, half, 1 - s.opener[half], OWN_20)
+    full = g[q == 4]
+    if full.size:  # ruling 15: the higher score wins; tied, a sudden-death quarter
+        diff = s.score[full, 0].astype(np.int32) - s.score[full, 1]
+        decided = diff != 0
+        _end_game(s, full[decided], np.where(diff[decided] > 0, 0, 1))
+        tied = full[~decided]
+        if tied.size:
+            s.quarter[tied] = OVERTIME
+            s.timeouts[tied] = config.overtime_timeouts
+            receiver = _draw(s, tied, 2, 1, "overtime coin toss")[:, 0]
+            _new_series(s, tied, receiver, OWN_20)
+    ot = g[q == OVERTIME]
+    if ot.size:  # still tied after the extra quarter: a draw (ruling 15)
+        s.boxes[ot] = 0
+        _end_game(s, ot, DRAW)
+
+
+# --- step ------------------------------------------------------------------------------------------------
+
+def step(state: State, actions, config: TableFootballConfig | None = None, chance=None,
+         reuse_input: bool = False) -> State:
+    """Apply one action per game and return the new state (the input is not changed, unless
+    ``reuse_input``: then the caller gives the state up and it is updated in place).
+
+    ``actions``: int array [batch] (a scalar for a batch of one). Finished games ignore their action.
+    Raises IllegalActionError, changing nothing, if any live game's action is illegal.
+    """
+    config = _config(config)
+    actions = np.asarray(actions)
+    if actions.ndim == 0:
+        actions = np.full(state.batch_size, actions)
+    if actions.shape != (state.batch_size,) or actions.dtype.kind not in "iu":
+        raise ValueError(f"actions must be ints of shape ({state.batch_size},), got {actions.dtype} {actions.shape}")
+    over = state.terminated | state.truncated
+    all_live = not over.any()
+    live = np.arange(state.batch_size) if all_live else np.flatnonzero(~over)
+    a = actions if all_live else actions[live]
+    a = a.astype(np.int64)
+    in_space = a.view(np.uint64) < A.NUM_ACTIONS  # negative ids wrap to huge values
+    ok = state.legal[live, np.where(in_space, a, 0)] & in_space
+    if not ok.all():
+        bad = int(np.flatnonzero(~ok)[0])
+        _raise_illegal(state, int(live[bad]), int(a[bad]))
+    s = state if reuse_input else state.copy()
+    _CTX.config, _CTX.chance = config, chance or CounterChance()
+    try:
+        _apply(s, live, a, config)
+        s.steps[live] += 1
+        capped = live[(s.plays[live] >= config.max_plays) & (s.phase[live] == CHOOSE)]
+        if capped.size:  # the cap on plays: truncated with no winner, once the last play is settled
+            s.truncated[capped] = True
+            s.phase[capped] = GAME_OVER
+        _refresh(s, live, config)
+    finally:
+        _CTX.chance = None
+    return s
+
+
+def _apply(s: State, live, a, config) -> None:
+    ph = s.phase[live]
+    if not config.clock and not config.recovery_option:
+        choose_run = a == A.RUN_PLAY
+        g = live
+    else:
+        choose = ph == CHOOSE
+        g = live[choose]
+        choose_run = a[choose] == A.RUN_PLAY
+    if g.size:
+        # the offence's choice (ruling 4): every play gets its roles and its count
+        s.snap_offence[g] = s.offence[g]
+        s.plays[g] += 1
+        if choose_run.all():
+            s.last_play[g] = RUN
+            _run_play(s, g)
+        else:
+            ag = a[ph == CHOOSE] if g.size != live.size else a
+            s.last_play[g] = ag
+            _run_play(s, g[choose_run])
+            _field_goal(s, g[ag == A.FIELD_GOAL])
+            _punt(s, g[ag == A.PUNT])
+    if g.size == live.size:
+        return
+    rec = ph == RECOVERY
+    if rec.any():
+        _recovery(s, live[rec], a[rec] == A.CONTEST)
+    for phase, asker_offence in ((OOB_OFFENCE, True), (OOB_DEFENCE, False)):
+        m = ph == phase
+        if m.any():
+            ask = a[m] == A.OUT_OF_BOUNDS
+            gm = live[m]
+            _ask_out_of_bounds(s, gm[ask], asker_offence)
+            declined = gm[~ask]
+            if asker_offence:
+                s.phase[declined] = OOB_DEFENCE
+            else:
+                _seek(s, declined, np.full(declined.size, TIMEOUT_OFFENCE))
+    for phase in (TIMEOUT_OFFENCE, TIMEOUT_DEFENCE):
+        m = ph == phase
+        if m.any():
+            call = a[m] == A.TIME_OUT
+            gm = live[m]
+            snap = s.snap_offence[gm[call]].astype(np.int64)
+            _time_out(s, gm[call], snap if phase == TIMEOUT_OFFENCE else 1 - snap)
+            declined = gm[~call]
+            if phase == TIMEOUT_OFFENCE:
+                _seek(s, declined, np.full(declined.size, TIMEOUT_DEFENCE))
+            else:
+                _run_clock(s, declined)
+
+
+def _raise_illegal(state: State, game: int, action: int):
+    names = [A.ACTION_NAMES[i] for i in np.flatnonzero(state.legal[game])]
+    label = A.ACTION_NAMES[action] if 0 <= action < A.NUM_ACTIONS else "(not an action id)"
+    from .diagram import to_diagram  # lazy: the diagram module imports this one
+
+    try:
+        picture = to_diagram(state, game)
+    except Exception:  # the message must not fail because of the picture
+        picture = "(diagram unavailable)"
+    raise IllegalActionError(
+        f"illegal action {label!r} (id {action}) in game {game}; legal actions: {names}\n{picture}",
+        game=game, action=action, legal_actions=names)
