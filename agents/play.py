@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import inspect
+import os
 import secrets
 import sys
 import time
@@ -91,7 +92,7 @@ def _parser() -> _Parser:
     p.add_argument("--watch", action="store_true", help="watch --player against --opponent (no human)")
     p.add_argument("--player", default=None, help="in --watch, who plays your seat (default: like the opponent)")
     p.add_argument("--delay", type=float, default=0.0, help="in --watch, seconds to pause after each action")
-    p.add_argument("--seed", type=int, default=None, help="game seed (default: random, printed)")
+    p.add_argument("--seed", type=int, default=None, help="game seed, 0 to 2**64 - 1 (default: random, printed)")
     p.add_argument("--target", type=int, default=21, help="points that win (1-99)")
     p.add_argument("--no-specials", action="store_true", help="play without special players")
     p.add_argument("--offence-up", action="store_true",
@@ -503,7 +504,7 @@ class _Game:
         state = init(1, seed=seed, config=config)
         for agent in self.seats:
             if agent is not None:
-                agent.reset(np.array([seed], dtype=np.int64))
+                agent.reset(np.array([seed], dtype=np.uint64))  # any seed 0 .. 2**64 - 1
         if self.human is not None:
             p(_direction_hint(state, self.human, self.args.offence_up) + " Type ? for help.")
         else:
@@ -564,15 +565,143 @@ def _phase_text(state) -> str:
     return f"{_down_text(state)}: choose the defence's formation"
 
 
-def main(argv=None, input_fn=input, print_fn=print, sleep_fn=time.sleep) -> int:
-    """Run the command; returns the exit code (0: the game ended or was stopped, 1: an agent broke a rule,
-    2: bad options or an unusable bot file). ``input_fn``/``print_fn``/``sleep_fn`` stand in for the
-    terminal in tests."""
+MAX_SEED = 2**64 - 1  # the engine keys a game's stream on its seed modulo 2**64: one seed per key
+
+# Exit codes besides 0 (the game ended or was stopped: quit, end of input), 1 (an agent broke a rule) and
+# 2 (bad options, an unusable bot file): Ctrl-C, the reader of a pipe gone (as a shell reports a program
+# ended by SIGPIPE), any other failure to write the game out (sysexits EX_IOERR).
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
+EXIT_OUTPUT_ERROR = 74
+
+
+class _OutputLost(Exception):
+    """Standard output is closed, a pipe whose reader is gone, or otherwise unwritable."""
+
+    def __init__(self, message: str, broken_pipe: bool = False):
+        super().__init__(message)
+        self.broken_pipe = broken_pipe
+
+
+class _Console:
+    """The real terminal, whatever state it is in: stdin or stdout closed (``sys.stdin``/``sys.stdout``
+    None), a broken pipe, bytes the locale cannot decode (read as U+FFFD and answered as any unknown
+    input) or characters it cannot encode (written escaped). Reading ends in EOFError, writing in
+    _OutputLost, never in a traceback."""
+
+    def __init__(self):
+        self._ready = False
+        self.wrote = False
+
+    def _setup(self) -> None:
+        if self._ready:
+            return
+        self._ready = True
+        for stream, errors in ((sys.stdin, "replace"), (sys.stdout, "backslashreplace")):
+            try:
+                stream.reconfigure(errors=errors)
+            except (AttributeError, OSError, ValueError):  # None, closed, or not a TextIOWrapper
+                pass
+
+    def _write(self, text: str, flush: bool = False) -> None:
+        self._setup()
+        stream = sys.stdout
+        if stream is None:
+            raise _OutputLost("standard output is closed: there is nowhere to show the game")
+        self.wrote = True
+        try:
+            try:
+                stream.write(text)
+            except UnicodeEncodeError:  # a stream that could not be told to escape
+                stream.write(text.encode("ascii", "backslashreplace").decode("ascii"))
+            if flush:
+                stream.flush()
+        except BrokenPipeError:
+            raise _OutputLost("the output pipe was closed: the game stops here", broken_pipe=True) from None
+        except (OSError, ValueError) as err:  # a full disk, a closed file
+            raise _OutputLost(f"cannot write the game out ({err}): the game stops here") from None
+
+    def print(self, *args) -> None:
+        self._write(" ".join(str(a) for a in args) + "\n")
+
+    def input(self, prompt: str = "") -> str:
+        self._write(prompt, flush=True)
+        stream = sys.stdin
+        if stream is None:  # started with stdin closed: no input, ever
+            raise EOFError
+        try:
+            line = stream.readline()
+        except UnicodeDecodeError:  # a stream that could not be told to replace: the bytes are consumed
+            return "\ufffd"
+        except (OSError, ValueError):  # closed or unreadable (a hung-up terminal): the end of input
+            raise EOFError from None
+        if not line:
+            raise EOFError
+        return line.rstrip("\r\n")
+
+    def flush(self) -> None:
+        if self.wrote:
+            self._write("", flush=True)
+
+    @staticmethod
+    def error(text: str) -> None:
+        """One line on stderr, if there is a stderr that takes it."""
+        stream = sys.stderr
+        if stream is None:
+            return
+        try:
+            stream.write(text + "\n")
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    @staticmethod
+    def silence() -> None:
+        """Point fd 1 at /dev/null, so the interpreter's own final flush of a lost stdout cannot fail again
+        (the recipe of the Python docs' note on SIGPIPE)."""
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (AttributeError, OSError, ValueError):
+            pass
+
+
+def main(argv=None, input_fn=None, print_fn=None, sleep_fn=time.sleep, error_fn=None) -> int:
+    """Run the command; returns the exit code: 0 the game ended or was stopped (quit, end of input), 1 an
+    agent broke a rule, 2 bad options or an unusable bot file, 130 interrupted (Ctrl-C), 141 the output
+    pipe was closed, 74 the output could not be written. ``input_fn``/``print_fn``/``sleep_fn`` stand in
+    for the terminal in tests; ``error_fn`` gets the one-line errors (default: ``print_fn`` when one is
+    given, else stderr)."""
+    console = _Console()
+    print_fn = console.print if print_fn is None else print_fn
+    input_fn = console.input if input_fn is None else input_fn
+    error_fn = error_fn or (console.error if print_fn == console.print else print_fn)
+    try:
+        try:
+            code = _run(argv, input_fn, print_fn, sleep_fn, error_fn)
+        except KeyboardInterrupt:
+            print_fn("")
+            print_fn("Interrupted: the game stops here.")
+            code = EXIT_INTERRUPTED
+        console.flush()
+        return code
+    except _OutputLost as lost:
+        console.silence()
+        error_fn(f"gridiron-play: {lost}")
+        return EXIT_BROKEN_PIPE if lost.broken_pipe else EXIT_OUTPUT_ERROR
+    except KeyboardInterrupt:  # a second Ctrl-C while saying so
+        return EXIT_INTERRUPTED
+
+
+def _run(argv, input_fn, print_fn, sleep_fn, error_fn) -> int:
     try:
         args = _parser().parse_args(sys.argv[1:] if argv is None else list(argv))
+        if args.seed is not None and not 0 <= args.seed <= MAX_SEED:
+            raise _ArgError(f"argument --seed: must be from 0 to 2**64 - 1 = {MAX_SEED}, got {args.seed}")
     except _ArgError as err:
-        print_fn(_parser().format_usage().rstrip())
-        print_fn(f"gridiron-play: error: {err}")
+        error_fn(_parser().format_usage().rstrip())
+        error_fn(f"gridiron-play: error: {err}")
         return 2
     if args.help:
         print_fn(_parser().format_help().rstrip())
@@ -580,19 +709,16 @@ def main(argv=None, input_fn=input, print_fn=print, sleep_fn=time.sleep) -> int:
     try:
         config = GameConfig(target_score=args.target, specials=not args.no_specials)
     except ValueError as err:
-        print_fn(f"gridiron-play: error: {err}")
+        error_fn(f"gridiron-play: error: {err}")
         return 2
     if args.delay < 0 or not np.isfinite(args.delay):
-        print_fn(f"gridiron-play: error: --delay must be a number of seconds >= 0, got {args.delay}")
+        error_fn(f"gridiron-play: error: --delay must be a number of seconds >= 0, got {args.delay}")
         return 2
     if args.temperature < 0 or not np.isfinite(args.temperature):
-        print_fn(f"gridiron-play: error: --temperature must be a number >= 0, got {args.temperature}")
+        error_fn(f"gridiron-play: error: --temperature must be a number >= 0, got {args.temperature}")
         return 2
     if args.level is not None:
         args.temperature = LEVELS[args.level]
-    if args.seed is not None and args.seed < 0:
-        print_fn(f"gridiron-play: error: --seed must be >= 0, got {args.seed}")
-        return 2
     seed = secrets.randbelow(2**31) if args.seed is None else int(args.seed)
     human = {"one": 0, "two": 1}.get(args.team)
     if human is None:
@@ -608,7 +734,7 @@ def main(argv=None, input_fn=input, print_fn=print, sleep_fn=time.sleep) -> int:
                 notes.append("--player is used only with --watch; ignored.")
             player = None
     except AgentSpecError as err:
-        print_fn(f"gridiron-play: error: {err}")
+        error_fn(f"gridiron-play: error: {err}")
         return 2
     for note in notes:
         print_fn(note)
@@ -624,12 +750,7 @@ def main(argv=None, input_fn=input, print_fn=print, sleep_fn=time.sleep) -> int:
         print_fn(f"Gridiron: you are team {TEAM_NAMES[human]} ({'UPPER' if human == 0 else 'lower'} case) "
                  f"against {opponent.name}; first to {config.target_score}, {specials}, seed {seed}.")
     game = _Game(args, seats, names, None if args.watch else human, config, print_fn, input_fn, sleep_fn)
-    try:
-        return game.play(seed)
-    except KeyboardInterrupt:
-        print_fn("")
-        print_fn("Interrupted: the game stops here.")
-        return 130
+    return game.play(seed)
 
 
 if __name__ == "__main__":

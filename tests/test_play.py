@@ -208,7 +208,7 @@ def test_module_runs_with_closed_stdin_without_a_traceback():
     (["--target", "0"], "target_score must be an int from 1 to 99"),
     (["--team", "three"], "invalid choice: 'three'"),
     (["--seed", "x"], "invalid int value: 'x'"),
-    (["--seed", "-1"], "--seed must be >= 0"),
+    (["--seed", "-1"], "argument --seed: must be from 0 to 2**64 - 1"),
     (["--watch", "--delay", "-1"], "--delay must be a number of seconds >= 0"),
     (["--bogus"], "unrecognized arguments: --bogus"),
     (["--temperature", "-0.5"], "--temperature must be a number >= 0"),
