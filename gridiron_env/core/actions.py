@@ -24,6 +24,8 @@ directions are in the acting team's own frame (N = toward the end zone it attack
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from .geometry import DIRECTION_NAMES, INTERIOR_LINEMEN, N_DIRECTIONS, N_SLOTS, TAGS
@@ -95,16 +97,30 @@ _ID_BY_NAME = {name: i for i, name in enumerate(ACTION_NAMES)}
 
 
 def action_name(action: int) -> str:
-    """The stable readable name of an action id."""
-    if not (0 <= int(action) < NUM_ACTIONS):
-        raise ValueError(f"action id {action!r} is outside 0..{NUM_ACTIONS - 1}")
-    return ACTION_NAMES[int(action)]
+    """The stable readable name of an action id (an int 0..290: Python or numpy int, or a 0-d int array).
+
+    Raises ValueError for anything else: ids out of range, bools (True is not action 1), floats (1.7 is
+    not action 1), strings (names go the other way: ``action_id``), None.
+    """
+    if isinstance(action, (bool, np.bool_)):
+        raise ValueError(f"an action id must be an int 0..{NUM_ACTIONS - 1}, got the bool {action!r} "
+                         "(bool is not an action id)")
+    try:
+        i = operator.index(action)  # ints, numpy ints, 0-d int arrays; never a float's truncation
+    except TypeError:
+        raise ValueError(f"an action id must be an int 0..{NUM_ACTIONS - 1}, got {action!r} "
+                         f"({type(action).__name__})") from None
+    if not 0 <= i < NUM_ACTIONS:
+        raise ValueError(f"action id {i} is outside 0..{NUM_ACTIONS - 1}")
+    return ACTION_NAMES[i]
 
 
 def action_id(name: str) -> int:
     """Parse an action name (case and spacing are forgiven: ``"Move qb  n"``) into its id."""
     if not isinstance(name, str):
-        raise ValueError(f"an action name must be a str, got {type(name).__name__}")
+        looks_like_id = isinstance(name, (int, np.integer)) and not isinstance(name, bool)
+        hint = " (that looks like an id: action_name(id) gives its name)" if looks_like_id else ""
+        raise ValueError(f"an action name must be a str, got {name!r} ({type(name).__name__}){hint}")
     words = name.strip().split()
     if not words:
         raise ValueError("empty action name")

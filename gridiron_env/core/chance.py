@@ -1,8 +1,9 @@
 """Randomness: every game draws from its own counter-based stream.
 
 A game's stream is ``splitmix64(key + k * golden)`` for draw k = 0, 1, 2, ...; the key comes from
-``seed + game_index``, so game i of a batch seeded s plays exactly like a lone game seeded s + i, and no
-game's dice depend on the batch size or on the other games. Tests inject dice with :class:`ScriptedChance`.
+``(seed + game_index) mod 2**64``, so game i of a batch seeded s plays exactly like a lone game seeded
+(s + i) mod 2**64, and no game's dice depend on the batch size or on the other games. Tests inject dice
+with :class:`ScriptedChance`.
 """
 
 from __future__ import annotations
@@ -52,27 +53,49 @@ def _mix(z: np.ndarray) -> np.ndarray:
     return z
 
 
+SEED_MAX = (1 << 64) - 1  # seeds are ints 0 .. 2**64 - 1 (a uint64)
+
+
+def check_seed(seed, name: str = "seed") -> int:
+    """``seed`` as a Python int, or ValueError naming ``name``: an int (Python or numpy) in 0..2**64-1;
+    bool, floats, negatives and larger ints are refused rather than converted or wrapped."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"{name} must be an int from 0 to 2**64-1, got {seed!r} ({type(seed).__name__})")
+    value = int(seed)
+    if not 0 <= value <= SEED_MAX:
+        raise ValueError(f"{name} must be an int from 0 to 2**64-1, got {value}")
+    return value
+
+
 def game_keys(seed: int, batch_size: int) -> np.ndarray:
-    """Stream keys of games seed, seed+1, ..., seed+batch_size-1."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an int, got {seed!r}")
-    base = np.uint64(int(seed) % (1 << 64))
-    with np.errstate(over="ignore"):
-        return splitmix64(base + np.arange(batch_size, dtype=np.uint64))
+    """Stream keys of games seed, seed+1, ..., seed+batch_size-1, each taken modulo 2**64 (game i of a
+    batch seeded 2**64-1 is seeded i - 1). ``seed``: an int 0..2**64-1 (ValueError otherwise)."""
+    base = np.uint64(check_seed(seed))
+    # uint64 array arithmetic wraps (no OverflowError, no warning: only numpy scalar arithmetic warns)
+    return splitmix64(base + np.arange(batch_size, dtype=np.uint64))
 
 
 def seed_keys(seeds) -> np.ndarray:
-    """Stream keys of games with the given per-game seeds (ints, taken modulo 2**64), as ``init(1, seed)``
-    gives its game. Raises ValueError for anything but a non-empty 1-d sequence of ints."""
-    arr = np.atleast_1d(np.asarray(seeds, dtype=object if not isinstance(seeds, np.ndarray) else None))
+    """Stream keys of games with the given per-game seeds (each an int 0..2**64-1), as ``init(1, seed)``
+    gives its game. Raises ValueError, naming ``seeds``, for anything but a non-empty 1-d sequence (or
+    integer array) of such ints: bools, floats, negatives and ints past 2**64-1 are refused."""
+    if isinstance(seeds, np.ndarray):
+        arr = seeds.reshape(1) if seeds.ndim == 0 else seeds
+        if arr.dtype.kind not in "iu":  # (bool is kind "b": refused with the floats)
+            raise ValueError(f"seeds must be ints from 0 to 2**64-1, got an array of dtype {arr.dtype}")
+    elif isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__len__"):
+        if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, (bool, np.bool_)):
+            arr = np.array([check_seed(seeds, "seeds")], dtype=np.uint64)  # one seed: a batch of one
+        else:
+            raise ValueError(f"seeds must be a non-empty 1-d sequence of ints, got {seeds!r}")
+    else:
+        values = list(seeds)
+        # (a sequence from the caller, checked one by one: the envs pass uint64 arrays, checked above)
+        arr = np.array([check_seed(x, f"seeds[{i}]") for i, x in enumerate(values)], dtype=np.uint64)
     if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(f"seeds must be a non-empty 1-d sequence of ints, got {seeds!r}")
-    if arr.dtype == object:
-        if not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in arr):
-            raise ValueError(f"seeds must be ints, got {seeds!r}")
-        arr = np.array([int(x) % (1 << 64) for x in arr], dtype=np.uint64)
-    elif not np.issubdtype(arr.dtype, np.integer):
-        raise ValueError(f"seeds must be ints, got dtype {arr.dtype}")
+        raise ValueError(f"seeds must be a non-empty 1-d sequence of ints, got shape {arr.shape}")
+    if arr.dtype.kind == "i" and (arr < 0).any():
+        raise ValueError(f"seeds must be ints from 0 to 2**64-1, got {int(arr[arr < 0][0])}")
     return splitmix64(arr.astype(np.uint64))
 
 

@@ -12,9 +12,9 @@ import threading
 
 import numpy as np
 
-from ..config import GameConfig
+from ..config import DEFAULT_CONFIG, ArgumentTypeError, GameConfig
 from . import actions as A
-from .chance import CounterChance, _uniform_at, game_keys, seed_keys
+from .chance import CounterChance, _uniform_at, check_seed, game_keys, seed_keys
 from .formations import DEFENCE_PLACEMENT, OFFENCE_PLACEMENT
 from .geometry import (
     DEFENDED_END_ZONE, DIAGONAL, DISTANCE, END_ZONE_DEPTH, FIRST_FIELD_ROW, FORWARD_DIRECTIONS, FRAME_LANE,
@@ -155,20 +155,61 @@ def _qb_factor(s: State, idx, slot, speedy=None):
 
 # --- init ------------------------------------------------------------------------------------------------
 
+MAX_BATCH = 2**31 - 1  # games in one batch (memory runs out long before: State.bytes_per_game() each)
+
+
+def _check_config(config) -> GameConfig:
+    """The config of a call: None gives the defaults; anything but a GameConfig is refused."""
+    if config is None:
+        return DEFAULT_CONFIG
+    if not isinstance(config, GameConfig):
+        raise ArgumentTypeError(f"config must be a GameConfig or None, got {config!r} ({type(config).__name__}); "
+                                "a dict of settings becomes one with GameConfig.from_dict")
+    return config
+
+
+def _check_state(state) -> None:
+    if not isinstance(state, State):
+        raise ArgumentTypeError(f"state must be a State (as init returns), got {type(state).__name__}")
+
+
+def _check_chance(chance) -> None:
+    if chance is not None and not callable(getattr(chance, "draw", None)):
+        raise ArgumentTypeError(f"chance must be None or a chance source with a draw() method "
+                                f"(CounterChance, ScriptedChance), got {type(chance).__name__}")
+
+
 def init(batch_size: int | None = None, seed: int = 0, config: GameConfig | None = None, chance=None,
          seeds=None) -> State:
-    """A batch of new games: game i draws from the stream of seed + i, or of ``seeds[i]`` when a sequence
-    of per-game seeds is given (then game i equals ``init(1, seeds[i])``). Returns a State."""
-    config = config or GameConfig()
+    """A batch of new games (a State).
+
+    ``batch_size``: int 1..2**31-1 (may be left out when ``seeds`` is given). ``seed``: int 0..2**64-1;
+    game i draws from the stream of (seed + i) mod 2**64, so it plays exactly like a lone game seeded
+    (seed + i) mod 2**64. ``seeds``: per-game seeds instead (a non-empty sequence or integer array of ints
+    0..2**64-1; game i equals ``init(1, seed=seeds[i])``). ``config``: a GameConfig (None: the defaults).
+    Python and numpy ints are accepted; bools, floats, negatives and too-large ints raise ValueError
+    naming the argument.
+    """
+    config = _check_config(config)
+    _check_chance(chance)
+    if batch_size is not None and (isinstance(batch_size, (bool, np.bool_))
+                                   or not isinstance(batch_size, (int, np.integer))
+                                   or not 1 <= batch_size <= MAX_BATCH):
+        raise ValueError(f"batch_size must be an int from 1 to {MAX_BATCH}, got {batch_size!r}")
     if seeds is not None:
+        if not (isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)) and seed == 0):
+            raise ValueError(f"give seed or seeds, not both (got seed={seed!r} with seeds)")
         keys = seed_keys(seeds)
         if batch_size is not None and batch_size != keys.size:
-            raise ValueError(f"batch_size {batch_size} does not match {keys.size} seeds")
+            raise ValueError(f"batch_size {batch_size} does not match the {keys.size} seeds")
         batch_size = keys.size
-    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
-        raise ValueError(f"batch_size must be an int >= 1, got {batch_size!r}")
+    elif batch_size is None:
+        raise ValueError("init needs batch_size (an int >= 1) or seeds (one per game)")
+    else:
+        check_seed(seed)
+    batch_size = int(batch_size)
     chance = chance or CounterChance()
-    s = State.empty(int(batch_size))
+    s = State.empty(batch_size)
     if seeds is None:
         s.rng_key[:] = game_keys(seed, batch_size)
     else:
@@ -300,6 +341,7 @@ def _change_possession(s: State, idx, team, square, config=None):
         s.phase[done] = GAME_OVER
         s.to_act[done] = -1
         s.ball_holder[done] = -1
+        s.ball_hidden[done] = False  # a finished game hides nothing (see _truncate)
 
     if start_overtime.any():
         sot = idx[start_overtime]
@@ -1216,7 +1258,8 @@ def _legal_moves(s, idx, out, team, defending, side, squares, pts, enemy_carrier
 
 def recompute_legal(state: State, config: GameConfig | None = None) -> None:
     """Recompute the cached legal mask of every game in place (after editing a state by hand)."""
-    _STEP.config = config or GameConfig()
+    _check_state(state)
+    _STEP.config = _check_config(config)
     idx = np.arange(state.batch_size)
     _compute_legal(state, idx)
     state.legal[state.phase == GAME_OVER] = False
@@ -1224,6 +1267,7 @@ def recompute_legal(state: State, config: GameConfig | None = None) -> None:
 
 def legal_action_mask(state: State) -> np.ndarray:
     """bool [batch, NUM_ACTIONS]: the legal actions of the team to act (all False once a game is over)."""
+    _check_state(state)
     return state.legal.copy()
 
 
@@ -1297,39 +1341,104 @@ def _refresh(s: State, idx, config):
     # for a game over)
 
 
+def _truncate(s: State, idx) -> None:
+    """The step cap (rule 30): the games end where they stand, with no winner. What was under way ends
+    with them, so that the finished game is a valid one (``check_invariants``): a blind scramble's ball is
+    shown where it lies (``ball_hidden`` False; the ball stays loose there), a Lead Blocker follow on offer
+    is withdrawn (``follow_square`` -1). The board, the ball, score, down, dice and points stay as they
+    were; the legal mask is cleared by the refresh that follows. lone.step_one does the same."""
+    s.truncated[idx] = True
+    s.phase[idx] = GAME_OVER
+    s.to_act[idx] = -1
+    s.ball_hidden[idx] = False
+    s.follow_square[idx] = -1
+
+
+def _bad_actions(batch_size, what):
+    return ValueError(
+        f"actions must be action ids (ints 0..{A.NUM_ACTIONS - 1}) of shape ({batch_size},), or one int for "
+        f"every game; got {what}")
+
+
+def _describe(value) -> str:
+    if isinstance(value, np.ndarray):
+        return f"an array of dtype {value.dtype} and shape {value.shape}"
+    text = repr(value)
+    return f"{text if len(text) <= 80 else text[:77] + '...'} ({type(value).__name__})"
+
+
+def _check_actions(actions, batch_size):
+    """(int array [batch_size] of the given action ids (one int is broadcast), a Python int too large
+    for int64 or None), or ValueError: bools (True is not action 1), floats (1.7 is not action 1), None,
+    strings and wrong shapes are refused. Ids out of 0..290 pass: the legality check refuses them, naming
+    the game (the too-large int stands as -1 in the array, for that message)."""
+    huge = None
+    if type(actions) is not np.ndarray:
+        given = actions
+        if isinstance(actions, (bool, np.bool_)):
+            raise _bad_actions(batch_size, f"the bool {actions!r} (bool is not an action id)")
+        if type(actions) is int and not -2**63 <= actions < 2**63:
+            huge, actions = actions, -1
+        actions = np.asarray(actions)
+        if actions.dtype.kind not in "iu" or actions.shape not in ((), (batch_size,)):
+            hint = " (bool is not an action id)" if actions.dtype.kind == "b" else ""
+            raise _bad_actions(batch_size, _describe(given) + hint)
+        # a list of ints with a bool in it comes out as ints: look for the bool (a list is never the hot path)
+        if isinstance(given, (list, tuple)) and any(isinstance(x, (bool, np.bool_)) for x in given):
+            raise _bad_actions(batch_size, f"{_describe(given)}: a bool among them (bool is not an action id)")
+    if actions.dtype.kind not in "iu":
+        hint = " (bool is not an action id)" if actions.dtype.kind == "b" else ""
+        raise _bad_actions(batch_size, _describe(actions) + hint)
+    if actions.ndim == 0:
+        actions = np.full(batch_size, actions)
+    elif actions.shape != (batch_size,):
+        raise _bad_actions(batch_size, _describe(actions))
+    return actions, huge
+
+
 def step(state: State, actions, config: GameConfig | None = None, chance=None, active=None,
          reuse_input: bool = False) -> State:
     """Apply one action per game and return the new state (the input is not changed, unless
     ``reuse_input``).
 
-    ``actions``: int array [batch] (a scalar for a batch of one). Finished games ignore their action, and
-    so do games where the optional bool mask ``active`` [batch] is False.
-    Raises IllegalActionError, changing nothing, if any stepped game's action is illegal.
+    ``actions``: action ids, an int array [batch] (or a list of ints; one int for every game, e.g. for a
+    batch of one). Finished games ignore their action, and so do games where the optional bool mask
+    ``active`` [batch] is False. ``config``: the GameConfig the games were made with (None: the defaults).
+    Raises IllegalActionError (a ValueError), changing nothing, if any stepped game's action is illegal or
+    not an id in 0..290; ValueError for actions that are not ints (bools, floats, None, strings) or of the
+    wrong shape, and for a bad ``active`` or ``config``; a ``state`` that is not a State raises too.
     ``reuse_input=True``: the caller gives ``state`` up (it will only use the returned state), so the
     engine may update it in place rather than copy every field first; a big batch saves that copy.
     """
-    config = config or GameConfig()
+    if not isinstance(state, State):
+        _check_state(state)
+    config = _check_config(config)
     if state.phase.shape[0] == 1 and (chance is None or type(chance) is CounterChance) and (
             active is None or (type(active) is np.ndarray and active.dtype == np.bool_ and active.shape == (1,)
                                and active.item())):
         lone = _lone.step_one(state, actions, config)  # plain Python over the one game (see lone.py)
         if lone is not None:
             return lone
-    actions = np.asarray(actions)
-    if actions.ndim == 0:
-        actions = np.full(state.batch_size, actions)
-    if actions.shape != (state.batch_size,) or actions.dtype.kind not in "iu":
-        raise ValueError(f"actions must be ints of shape ({state.batch_size},), got {actions.dtype} {actions.shape}")
+    _check_chance(chance)
+    batch_size = state.batch_size
+    actions, huge = _check_actions(actions, batch_size)
     stepping = ~state.terminated & ~state.truncated
     if active is not None:
-        stepping &= np.asarray(active, dtype=bool)
+        mask = np.asarray(active)
+        if mask.dtype != np.bool_ or mask.shape != (batch_size,):
+            raise ValueError(f"active must be None or a bool array of shape ({batch_size},) (True: step that "
+                             f"game), got {_describe(active)}")
+        stepping &= mask
     live = stepping.nonzero()[0]
+    if huge is not None and live.size:
+        _raise_illegal(state, int(live[0]), huge)
     a = actions[_rows(state, live)].astype(np.int64)
     in_space = a.view(np.uint64) < A.NUM_ACTIONS  # negative ids wrap to huge values
     ok = in_space & state.legal[live, np.where(in_space, a, 0)]
     if not ok.all():
         bad = int(np.flatnonzero(~ok)[0])
-        _raise_illegal(state, int(live[bad]), int(a[bad]))
+        game = int(live[bad])
+        _raise_illegal(state, game, int(actions[game]))  # (the id as given: a uint64 past int64 too)
     # in place only when every field is C-contiguous: the handlers write through flat views
     s = state if reuse_input and state.is_contiguous() else state.copy()
     _STEP.config, _STEP.chance = config, chance or CounterChance()
@@ -1339,9 +1448,7 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
         s.steps[rows] += 1
         cap = live[(s.steps[rows] >= config.max_steps) & ~s.terminated[rows]]
         if cap.size:
-            s.truncated[cap] = True
-            s.phase[cap] = GAME_OVER
-            s.to_act[cap] = -1
+            _truncate(s, cap)
         _refresh(s, live, config)
     finally:
         _STEP.chance = None
@@ -1354,10 +1461,20 @@ def start_drive(state: State, games, team, los_row, lane, config: GameConfig | N
     For drive environments and tests: the specials phase is skipped (picks stay as they are), the down
     starts with the offence's formation. ``los_row`` must be in the field of play (3-26).
     """
-    games = np.atleast_1d(np.asarray(games, dtype=np.int64))
-    team = np.broadcast_to(np.asarray(team, dtype=np.int64), games.shape)
-    los_row = np.broadcast_to(np.asarray(los_row, dtype=np.int64), games.shape)
-    lane = np.broadcast_to(np.asarray(lane, dtype=np.int64), games.shape)
+    _check_state(state)
+    config = _check_config(config)
+    given = games
+    games = np.atleast_1d(np.asarray(games))
+    if games.dtype.kind not in "iu" or games.ndim != 1 or ((games < 0) | (games >= state.batch_size)).any():
+        raise ValueError(f"games must be game indices 0..{state.batch_size - 1} (ints), got {_describe(given)}")
+    games = games.astype(np.int64)
+    try:
+        team, los_row, lane = (np.broadcast_to(np.asarray(v), games.shape) for v in (team, los_row, lane))
+    except ValueError:
+        raise ValueError(f"team, los_row and lane must be ints, one or one per game of {games.size}") from None
+    if any(v.dtype.kind not in "iu" for v in (team, los_row, lane)):
+        raise ValueError("team, los_row and lane must be ints (not bools or floats)")
+    team, los_row, lane = (v.astype(np.int64) for v in (team, los_row, lane))
     if ((los_row < FIRST_FIELD_ROW) | (los_row > LAST_FIELD_ROW)).any():
         raise ValueError(f"los_row must be in the field of play ({FIRST_FIELD_ROW}-{LAST_FIELD_ROW}), got {los_row}")
     if ((lane < 0) | (lane >= N_LANES)).any() or ((team < 0) | (team > 1)).any():

@@ -74,7 +74,12 @@ def find_violations(s: State, check_mask: bool = False, config=None) -> list[tup
     flag(((s.to_act < 0) | (s.to_act > 1)) & ~over, "no team to act in a live game")
     flag(s.terminated & ((s.winner < 0) | ~over), "terminated without a winner")
     flag(s.truncated & (s.winner >= 0), "truncated with a winner")
+    flag(s.truncated & ~over, "truncated but not over")
+    flag(s.terminated & s.truncated, "both terminated and truncated")
     flag(over & ~(s.terminated | s.truncated), "game over without an ending")
+    # A finished game is finished through and through (a truncation drops what was under way).
+    flag(over & (s.to_act != -1), "a team to act after the game is over")
+    flag(over & (s.follow_square >= 0), "a Lead Blocker follow on offer after the game is over")
     flag(over & s.legal.any(axis=1), "legal actions after the game is over")
     flag(~over & ~s.legal.any(axis=1), "no legal action in a live game")
     flag((s.drives < 0).any(axis=1), "negative drive count")

@@ -467,6 +467,7 @@ def _change_possession(s: State, team: int, square: int) -> None:
         s.phase[0] = GAME_OVER
         s.to_act[0] = -1
         s.ball_holder[0] = -1
+        s.ball_hidden[0] = False
         return
     if start_overtime:
         s.overtime[0] = True
@@ -882,10 +883,12 @@ def step_one(state: State, actions, config) -> State | None:
             E._HANDLERS[kind](s, _ONE, A.ACTION_ARG[arr].astype(np.int64), arr)
         steps = s.steps.item() + 1
         s.steps[0] = steps
-        if steps >= config.max_steps and not s.terminated.item():
+        if steps >= config.max_steps and not s.terminated.item():  # engine._truncate: a valid end
             s.truncated[0] = True
             s.phase[0] = E.GAME_OVER
             s.to_act[0] = -1
+            s.ball_hidden[0] = False
+            s.follow_square[0] = -1
         _refresh(s)
     finally:
         E._STEP.chance = None

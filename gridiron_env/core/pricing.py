@@ -7,8 +7,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..config import ArgumentTypeError
 from .engine import _throw_kind, pass_dice
-from .geometry import FRAME_ROW, N_LANES, TAGS
+from .geometry import FRAME_ROW, N_LANES, N_SLOTS, TAGS
 from .odds import completion_chance_exact
 from .state import PLAY, State
 
@@ -32,20 +33,52 @@ class PassPrice:
                 f"{float(self.chance):.1%}")
 
 
+def _check_game(state, game) -> int:
+    if not isinstance(state, State):
+        raise ArgumentTypeError(f"state must be a State (as init returns), got {type(state).__name__}")
+    if isinstance(game, (bool, np.bool_)) or not isinstance(game, (int, np.integer)) or not (
+            0 <= game < state.batch_size):
+        raise ValueError(f"game must be a game index 0..{state.batch_size - 1} (an int), got {game!r}")
+    return int(game)
+
+
+def _check_receiver(receiver) -> int:
+    """The slot of ``receiver``: a tag (``"Z"``, any case) or a slot 0..21."""
+    if isinstance(receiver, str):
+        tag = receiver.strip().upper()
+        if tag not in TAGS:
+            raise ValueError(f"receiver {receiver!r} is not a tag; tags are {', '.join(TAGS)}")
+        return TAGS.index(tag)
+    if isinstance(receiver, (bool, np.bool_)) or not isinstance(receiver, (int, np.integer)) or not (
+            0 <= receiver < N_SLOTS):
+        raise ValueError(f"receiver must be a tag (QB .. SS) or a slot 0..{N_SLOTS - 1}, got {receiver!r}")
+    return int(receiver)
+
+
 def pass_price(state: State, receiver: str | int, game: int = 0) -> PassPrice:
-    """Price of a throw from the ball carrier of game ``game`` to ``receiver`` (a tag or slot)."""
-    slot = TAGS.index(receiver) if isinstance(receiver, str) else int(receiver)
+    """Price of a throw from the ball carrier of game ``game`` to ``receiver`` (a tag or slot), in play
+    with the carrier's team to act. Raises ValueError for a bad game index or receiver, or when there is no
+    such throw to price (no carrier, the other team to act, the receiver not a teammate on the field)."""
+    game = _check_game(state, game)
+    slot = _check_receiver(receiver)
     g = np.array([game])
     holder = int(state.ball_holder[game])
+    team = int(state.to_act[game])
     if state.phase[game] != PLAY or holder < 0 or holder == slot:
         raise ValueError(f"game {game} has no ball carrier who could throw to {TAGS[slot]}")
-    team = state.to_act[g].astype(np.int64)
-    kind = int(_throw_kind(state, g, team, state.ball_square[g].astype(np.int64),
+    offence = int(state.offence[game])
+    carrier_team = offence if holder < 11 else 1 - offence  # slots 0-10 are the offence's
+    if carrier_team != team or (slot < 11) != (holder < 11) or state.player_square[game, slot] < 0:
+        raise ValueError(f"game {game}: {TAGS[slot]} is not a teammate of the ball carrier {TAGS[holder]} "
+                         "on the field, with their team to act")
+    teams = np.array([team], dtype=np.int64)
+    kind = int(_throw_kind(state, g, teams, state.ball_square[g].astype(np.int64),
                            state.player_square[g, slot].astype(np.int64))[0])
     if kind == 0:
         return PassPrice("handoff", 0, 0, Fraction(1))
     if kind == 1:
-        behind = FRAME_ROW[team[0], int(state.ball_square[game])] > FRAME_ROW[team[0], int(state.los_row[game]) * N_LANES]
+        behind = (FRAME_ROW[team, int(state.ball_square[game])]
+                  > FRAME_ROW[team, int(state.los_row[game]) * N_LANES])
         return PassPrice("lateral", 0, 0, Fraction(99, 100) if behind else Fraction(19, 20))
     off, dfn = pass_dice(state, g, np.array([slot]))
     return PassPrice("forward pass", int(off[0]), int(dfn[0]), completion_chance_exact(int(off[0]), int(dfn[0])))
