@@ -199,7 +199,8 @@ def test_mask_always_equals_the_engines_legal_actions_from_the_learners_side(kin
         np.testing.assert_array_equal(obs, observe(s, env.learner_team, env.config)[0])
         obs, r, term, trunc, info = env.step(random_legal(rng, info))
         if term or trunc:
-            assert not info["action_mask"].any() and not env.action_masks().any()
+            # the episode is over: only the placeholder "end turn" (id 0), never an all-zero mask
+            assert np.flatnonzero(info["action_mask"]).tolist() == [0] == np.flatnonzero(env.action_masks()).tolist()
             obs, info = env.reset()
             episodes += 1
     assert episodes >= (0 if kind == "game" else 3)
@@ -235,7 +236,7 @@ def test_an_illegal_action_loses_and_info_says_which_and_why(kind, bad):
         assert report["name"] is None and "outside the action space" in report["reason"]
     s = env.state
     assert bool(s.terminated[0]) and int(s.winner[0]) == 1 - env.learner_team and int(s.to_act[0]) == -1
-    assert not info["action_mask"].any()
+    assert np.flatnonzero(info["action_mask"]).tolist() == [0]  # over: only the placeholder "end turn"
 
 
 @pytest.mark.parametrize("kind", CLASSES)
@@ -367,7 +368,7 @@ def test_a_game_truncated_before_the_learner_acts_ends_at_its_first_step():
     # With a one-action cap the opponent's specials pick (team one picks first) truncates the game.
     env = GridironEnv(learner_team="two", config={"max_steps": 1})
     _, info = env.reset(seed=0)
-    assert bool(env.state.truncated[0]) and not info["action_mask"].any()
+    assert bool(env.state.truncated[0]) and np.flatnonzero(info["action_mask"]).tolist() == [0]
     _, reward, term, trunc, info = env.step(0)
     assert trunc and not term and reward == 0.0 and "illegal_action" not in info
 
@@ -398,7 +399,7 @@ def test_a_first_down_does_not_end_the_drive():
     _, reward, term, trunc, info = env.step(action_id("end turn"))
     s = env.state
     assert int(s.offence[0]) == ONE and int(s.down[0]) == 1 and int(s.los_row[0]) + 1 == 11  # first down
-    assert not term and not trunc and reward == 0.0 and info["action_mask"].any()
+    assert not term and not trunc and reward == 0.0 and info["action_mask"][1:].any()
 
 
 class Recorder:

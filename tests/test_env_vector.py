@@ -174,14 +174,14 @@ def test_next_step_autoreset(kind):
     _, infos = env.reset(seed=7)
     obs, rewards, terms, truncs, infos = end_game_one(env, infos)
     assert terms.tolist() == [False, True, False] and rewards[1] < 0
-    assert not infos["action_mask"][1].any() and infos["_illegal_action"].tolist() == [False, True, False]
+    assert legal(infos["action_mask"][1]).tolist() == [0] and infos["_illegal_action"].tolist() == [False, True, False]
     terminal = obs[1].copy()
     # the next step ignores game 1's action (an illegal one would otherwise lose again) and resets it
     actions = first_legal(infos["action_mask"])
     actions[1] = 290
     obs, rewards, terms, truncs, infos = env.step(actions)
     assert rewards[1] == 0.0 and not terms[1] and not truncs[1] and "illegal_action" not in infos
-    assert not np.array_equal(obs[1], terminal) and infos["action_mask"][1].any()
+    assert not np.array_equal(obs[1], terminal) and legal(infos["action_mask"][1]).tolist() != [0]
     lone = lone_cls()
     lone.reset(seed=8)
     expected, _ = lone.reset()  # the lone env's next episode
@@ -203,11 +203,11 @@ def test_same_step_autoreset_reports_the_final_observation_and_info(kind):
     final = infos["final_info"]
     assert final["_illegal_action"].tolist() == [False, True, False]
     assert "not legal" in final["illegal_action"][1]["reason"]
-    assert not final["action_mask"][1].any()
+    assert legal(final["action_mask"][1]).tolist() == [0]  # over: only the placeholder "end turn"
     # the returned observation is already the next episode's, as NEXT_STEP gives it one step later
     obs_n, *_ = next_step.step(first_legal(infos_n["action_mask"]))
     np.testing.assert_array_equal(obs[1], obs_n[1])
-    assert infos["action_mask"][1].any() and "illegal_action" not in infos
+    assert legal(infos["action_mask"][1]).tolist() != [0] and "illegal_action" not in infos
 
 
 def test_disabled_autoreset_resets_only_what_is_asked():
@@ -220,7 +220,7 @@ def test_disabled_autoreset_resets_only_what_is_asked():
     np.testing.assert_array_equal(obs2[1], obs[1])
     kept = env.state.take([0, 2])
     obs3, infos = env.reset(options={"reset_mask": np.array([False, True, False])})
-    assert env.state.take([0, 2]).equals(kept) and infos["action_mask"][1].any()
+    assert env.state.take([0, 2]).equals(kept) and legal(infos["action_mask"][1]).tolist() != [0]
     np.testing.assert_array_equal(obs3[[0, 2]], obs2[[0, 2]])
 
 
@@ -233,7 +233,7 @@ def test_truncation_at_max_episode_steps(kind):
         _, rewards, terms, truncs, infos = env.step(first_legal(infos["action_mask"]))
         assert not terms.any() and truncs.all() == (k == 2) and not (rewards != 0).any()
     _, _, _, truncs, infos = env.step(first_legal(infos["action_mask"]))
-    assert not truncs.any() and infos["action_mask"].any(axis=1).all()  # reset on the next step
+    assert not truncs.any() and infos["action_mask"][:, 1:].any(axis=1).all()  # reset on the next step
 
 
 # ---------------------------------------------------------------------------------- illegal and masks
@@ -264,7 +264,7 @@ def test_masks_are_the_engines_legal_actions_from_the_learners_side(kind):
         live = ~done
         assert (s.to_act[live] == learner[live]).all()
         np.testing.assert_array_equal(infos["action_mask"][live], gridiron_env.legal_action_mask(s)[live])
-        assert not infos["action_mask"][done].any()
+        assert (infos["action_mask"][done] == np.eye(1, 291, 0, dtype=np.int8)).all()  # only "end turn"
         actions = (rng.random((8, 291)) * infos["action_mask"]).argmax(axis=1)
         _, _, terms, truncs, infos = env.step(actions)
         done = terms | truncs

@@ -1,27 +1,37 @@
 """The PettingZoo AEC env: one game of Gridiron, two agents ``team_one`` (team 0) and ``team_two`` (team 1).
 
-``gridiron_env.env(**options)`` is the env wrapped as PettingZoo's classic games are
-(AssertOutOfBoundsWrapper, OrderEnforcingWrapper); ``gridiron_env.raw_env(**options)`` is unwrapped.
+``gridiron_env.env(**options)`` is the env in PettingZoo's OrderEnforcingWrapper (PettingZoo's classic
+games also add AssertOutOfBoundsWrapper, which would turn an out-of-range id into an AssertionError: here
+such an id is an illegal action, handled by the env as below, wrapped or not); ``gridiron_env.raw_env
+(**options)`` is unwrapped.
 
 - ``agent_selection`` is the team to act (``state.to_act``). Turns do not alternate: a team often acts
   several times in a row (moves, then End turn), so always read ``agent_selection``.
 - ``observe(agent)`` -> ``{"observation": ..., "action_mask": int8 [291]}`` from that agent's own side
   (it attacks "up"), for either agent at any time: ``observation`` is float32 [FEATURES_SIZE]
   (``observation="features"``) or ``{"planes": uint8 [C, 30, 18], "scalars": float32 [SCALARS_SIZE]}``
-  (``"planes"``); ``action_mask`` is the engine's legal actions for the agent to act, all 0 for the other
-  agent and once the game is over. No observation shows a hidden ball or the other team's secret special.
+  (``"planes"``); ``action_mask`` is the engine's legal actions for the agent to act. It is never all
+  zero: for the other agent, and for both once the game is over, it marks only id 0, "end turn" (a
+  placeholder for masked samplers: that agent's step is not taken, or takes None once it is done). No
+  observation shows a hidden ball or the other team's secret special.
 - Rewards: +1 to the winner, -1 to the loser when the game ends (an illegal action included), 0 to both
   on truncation (``GameConfig.max_steps`` agent actions); ``score_reward_scale`` > 0 adds, on every step,
   that scale times the change of (own score - other score).
-- Illegal actions: any action is accepted; an illegal one (or one outside 0..290, or not an int) ends the
-  game as a loss for the team that played it, and both agents' ``infos`` hold ``"illegal_action": {"team",
-  "action", "name", "reason"}``. ``illegal_action="raise"`` raises IllegalActionError instead (nothing
-  changes).
+- Illegal actions: any action is accepted; an illegal one (or one outside 0..290, or not an int: a bool,
+  which Python counts as an int, is not an action id either) ends the game as a loss for the team that
+  played it, and both agents' ``infos`` hold ``"illegal_action": {"team", "action", "name", "reason"}``
+  (``action`` as given). ``illegal_action="raise"`` raises IllegalActionError (a ValueError) instead
+  (nothing changes). This holds for ``env()`` and ``raw_env()`` alike.
+- After the game: both agents are done; as PettingZoo's API has it, ``step(None)`` removes the selected
+  dead agent (any other action for a dead agent is a ValueError), and once both are removed any
+  ``step`` raises RuntimeError (``env()`` warns instead, as OrderEnforcingWrapper does) until ``reset``.
 - At the end both agents' infos hold ``"winner"`` (an agent name or None) and ``"score"`` (team one,
   team two).
 - Seeding: ``reset(seed=s)`` plays the engine's game seeded s (= game i of a batch seeded s - i); a later
   ``reset()`` without a seed plays s + 1, s + 2, ... (the SelfPlayBatch rule with N = 1); a first
-  ``reset()`` without any seed picks s at random.
+  ``reset()`` without any seed picks s at random. A seed is any int >= 0 taken modulo 2**64 (so s + 1
+  wraps past 2**64 - 1 to 0); a negative or non-int seed is a ValueError. ``reset``'s ``options`` must
+  be None or a dict; its entries are unused (PettingZoo's api_test passes some).
 
 Options (keywords): ``render_mode`` (None, "human" prints the text board after each step, "ansi",
 "rgb_array"), ``config`` (a GameConfig) and/or GameConfig fields (``target_score=7``, ...),
@@ -30,8 +40,6 @@ Options (keywords): ``render_mode`` (None, "human" prints the text board after e
 """
 
 from __future__ import annotations
-
-import numbers
 
 import numpy as np
 from gymnasium import spaces
@@ -45,8 +53,8 @@ from ..core import step as engine_step
 from ..core.engine import recompute_legal
 from ..core.state import State
 from .common import (
-    AGENTS, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, action_space, check_choice, encode, observation_space,
-    render_game,
+    AGENTS, IGNORED_ROW_ACTION, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, SEED_MODULUS, action_space,
+    check_choice, check_seed, encode, is_action_int, observation_space, render_game,
 )
 from .selfplay import (
     RENDER_MODES, advance, check_render_mode, check_scale, init_games, make_config, team_rewards,
@@ -56,22 +64,19 @@ _ENV_OPTIONS = ("render_mode", "config", "observation", "illegal_action", "score
 
 
 def _action_id(action) -> int | None:
-    """The int id of ``action`` (a Python or numpy int, or a one-element int array); else None."""
-    if isinstance(action, numbers.Integral):
+    """The int id of ``action`` (a Python or numpy int, or a one-element int array; maybe out of range);
+    None for anything else (a bool, a float, None, ...)."""
+    if is_action_int(action):
         return int(action)
-    if action is not None:
-        arr = np.asarray(action)
-        if arr.size == 1 and np.issubdtype(arr.dtype, np.integer):
-            return int(arr.reshape(()))
+    if isinstance(action, np.ndarray) and action.size == 1 and action.dtype.kind in "iu":
+        return int(action.reshape(()))
     return None
 
 
 def env(**kwargs):
-    """The AEC env with PettingZoo's standard wrappers (illegal actions are handled by the env itself)."""
-    e = raw_env(**kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    """The AEC env in OrderEnforcingWrapper. Not AssertOutOfBoundsWrapper: an out-of-range id is an illegal
+    action, which the env itself turns into a loss (or IllegalActionError), as the module doc says."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
 class raw_env(AECEnv, EzPickle):
@@ -112,7 +117,9 @@ class raw_env(AECEnv, EzPickle):
             for a in AGENTS
         }
         self.action_spaces = {a: action_space() for a in AGENTS}
-        self._zero_mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        # the mask of an agent that is not to act: only the placeholder id (never an all-zero mask)
+        self._idle_mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        self._idle_mask[IGNORED_ROW_ACTION] = 1
         self._next_seed: int | None = None
         self.game_state: State | None = None
         self._cache = [None, None]  # each team's observation of the current state, computed on demand
@@ -129,16 +136,16 @@ class raw_env(AECEnv, EzPickle):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """New game seeded ``seed`` (see the module docstring for ``seed=None``). ``options`` are unused."""
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"options must be None or a dict (its entries are unused), got {options!r}")
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-                raise ValueError(f"seed must be an int or None, got {seed!r}")
-            game_seed = int(seed)
+            game_seed = check_seed(seed)
         elif self._next_seed is None:
             game_seed = int(np.random.SeedSequence().entropy) % (1 << 63)
         else:
             game_seed = self._next_seed
-        self._next_seed = game_seed + 1
-        self._start(init_games(np.array([game_seed % (1 << 64)], dtype=np.uint64), self.config))
+        self._next_seed = (game_seed + 1) % SEED_MODULUS
+        self._start(init_games(np.array([game_seed], dtype=np.uint64), self.config))
 
     def set_state(self, state: State) -> None:
         """Continue from ``state`` (a State of one game; copied, legal mask recomputed) as after a reset."""
@@ -165,9 +172,14 @@ class raw_env(AECEnv, EzPickle):
             self.render()
 
     def step(self, action) -> None:
+        if self.game_state is None:
+            raise RuntimeError("call reset() before step()")
+        if not self.agents:
+            raise RuntimeError("the game is over and both agents have been removed (stepped with None); "
+                               "call reset() to play again")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+            self._was_dead_step(action)  # None removes the dead agent; anything else is a ValueError
             return
         self._cumulative_rewards[agent] = 0.0
         old = self.game_state
@@ -176,11 +188,11 @@ class raw_env(AECEnv, EzPickle):
             # a legal action (the usual case): what ``advance`` does with it, without its batch checks
             new, details = engine_step(old, np.array([a], dtype=np.int64), config=self.config), {}
         else:
-            # not an int: stands in as -1, which the engine treats as outside the action space
-            ids = np.array([-1 if a is None else a], dtype=np.int64)
-            new, _illegal, details = advance(old, ids, self.config, self.illegal_action)
-            if details and a is None:
-                details[0].update(action=action, name=None, reason=f"action {action!r} is not an integer action id")
+            # not an id 0..290: stands in as -1, outside the action space; the info shows it as given
+            given = np.empty(1, dtype=object)
+            given[0] = action if a is None else a
+            new, _illegal, details = advance(old, np.array([-1], dtype=np.int64), self.config, self.illegal_action,
+                                             given=given)
         self.game_state = new
         self._cache = [None, None]
         to_act = int(new.to_act[0])
@@ -215,6 +227,10 @@ class raw_env(AECEnv, EzPickle):
     # --- observations
 
     def observe(self, agent):
+        if not (isinstance(agent, str) and agent in AGENTS):
+            raise ValueError(f"agent must be one of {AGENTS}, got {agent!r}")
+        if self.game_state is None:
+            raise RuntimeError("call reset() before observe()")
         team = AGENTS.index(agent)
         obs = self._cache[team]
         if obs is None:  # once per state and team: the encoder is the costly part
@@ -222,7 +238,7 @@ class raw_env(AECEnv, EzPickle):
             obs = obs[0] if self.observation_kind == "features" else {k: v[0] for k, v in obs.items()}
             self._cache[team] = obs
         state = self.game_state
-        mask = state.legal[0].astype(np.int8) if state.to_act[0] == team else self._zero_mask.copy()
+        mask = state.legal[0].astype(np.int8) if state.to_act[0] == team else self._idle_mask.copy()
         # copies: a caller editing its observation in place must not change the cached one
         if self.observation_kind == "features":
             return {"observation": obs.copy(), "action_mask": mask}

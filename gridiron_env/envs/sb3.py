@@ -15,7 +15,12 @@ with ``infos[i]["TimeLimit.truncated"]`` True when the episode was cut by a time
 A game lost by an illegal action has ``infos[i]["illegal_action"]``. MaskablePPO finds the masks through
 ``has_attr("action_masks")`` and ``env_method("action_masks")`` (one bool [291] row per game). Wrap the
 adapter in ``VecMonitor`` for episode statistics. ``seed(s)`` then ``reset()`` plays game i with seed
-s + i, as ``reset(seed=s)`` of the vector env does.
+s + i, as ``reset(seed=s)`` of the vector env does (seeds taken modulo 2**64).
+
+Actions: ints of shape (num_envs,) (or (num_envs, 1)); anything else is a ValueError, and a bool entry is
+an illegal action of its game, as in the vector env (never cast to id 0 or 1). Masks: same-step resets
+mean every game the learner steps has its legal actions; a row is never all zero (the vector env's rule:
+a finished game's row marks only id 0, "end turn").
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from stable_baselines3.common.vec_env import VecEnv
 
+from .common import batch_actions
 from .vector import _VectorBase
 
 __all__ = ["SB3VecEnv"]
@@ -66,7 +72,12 @@ class SB3VecEnv(VecEnv):
         return obs
 
     def step_async(self, actions) -> None:
-        self._actions = np.asarray(actions).reshape(self.num_envs).astype(np.int64)
+        actions = np.asarray(actions)
+        if actions.shape == (self.num_envs, 1):  # a column of actions, as some SB3 code paths hold them
+            actions = actions.reshape(self.num_envs)
+        # checked here (not cast): a bool or float array must not become ids; the vector env sorts them out
+        batch_actions(actions, self.num_envs)
+        self._actions = actions
 
     def step_wait(self):
         obs, reward, terminated, truncated, info = self.venv.step(self._actions)

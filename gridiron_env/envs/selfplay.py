@@ -20,7 +20,8 @@ Every call returns a :class:`SelfPlayStep` (a NamedTuple: unpack it or use the n
 - ``observation``: the acting team's observation of each game, from its own side (it attacks "up"):
   float32 [N, FEATURES_SIZE] (``observation="features"``) or ``{"planes": uint8 [N, C, 30, 18],
   "scalars": float32 [N, SCALARS_SIZE]}``; a finished game is shown from team one's side;
-- ``action_mask``: int8 [N, 291], the acting team's legal actions (all 0 in a finished game);
+- ``action_mask``: int8 [N, 291], the acting team's legal actions; a finished game's row (its action is
+  ignored) marks only id 0, "end turn", so that no row is ever all zero (masked samplers need one id);
 - ``rewards``: float32 [N, 2], each team's reward for this step: +1 to the winner and -1 to the loser on
   the step a game ends with a winner (an illegal action included), 0 on truncation, plus
   ``score_reward_scale`` x the change of (own score - other score) on every step; the columns sum to 0;
@@ -33,19 +34,23 @@ Every call returns a :class:`SelfPlayStep` (a NamedTuple: unpack it or use the n
   game ended, ``"final_games"`` (their indices) and ``"final_state"`` (their States just before any
   autoreset, in that order).
 
-Actions of finished games are ignored (pass anything, e.g. 0). An illegal action (or one outside 0..290)
+Actions are ints [N] (another shape, or entries that are not ints: floats, strs, None, is a ValueError
+that changes nothing). Actions of finished games are ignored (pass any int, e.g. the mask's 0). An
+illegal action (one outside 0..290, or a bool: Python counts it as an int, but it is never an action id)
 forfeits that game: it ends as a loss for the team that played it, the other games step normally. With
-``illegal_action="raise"`` the step raises :class:`~gridiron_env.core.IllegalActionError` instead and
-changes nothing.
+``illegal_action="raise"`` the step raises :class:`~gridiron_env.core.IllegalActionError` (a ValueError)
+instead and changes nothing.
 
 Seeding: ``reset(seed=s)`` plays game i as the engine does with seed s + i, so game i is the same game as a
 lone env (or a ``SelfPlayBatch(1)``) reset with seed s + i, given the same actions. Game i's episode e
 (e = 0 for the first) uses seed ``s + i + N * e``: with autoreset the e-th replacement of slot i, and
 ``reset()`` without a seed starts the next episode of every slot. A first ``reset()`` without any seed
-draws s at random.
+draws s at random. A seed is any int >= 0 taken modulo 2**64, and the per-game seeds wrap past
+2**64 - 1 to 0; a negative or non-int seed is a ValueError.
 
 ``observe(team)`` gives either team's view of every game (e.g. the waiting team's), ``action_mask(team)``
-its mask (0 where it is not to act), ``render(game)`` draws one game (lazily imports the renderer).
+its mask (only "end turn" in a game where it is not to act: a placeholder; ``step`` plays each game's
+action for the team to act), ``render(game)`` draws one game (lazily imports the renderer).
 """
 
 from __future__ import annotations
@@ -64,8 +69,8 @@ from ..core import step as engine_step
 from ..core.engine import recompute_legal
 from ..core.state import GAME_OVER, State
 from .common import (
-    AGENTS, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, action_space, check_choice, encode, illegal_reason,
-    int8_mask, observation_space, render_game,
+    AGENTS, IGNORED_ROW_ACTION, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, action_space, batch_actions,
+    check_choice, check_seed, encode, illegal_entry, int8_mask, observation_space, render_game,
 )
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
@@ -97,7 +102,7 @@ def check_scale(value) -> float:
 
 
 def check_render_mode(value):
-    if value is not None and value not in RENDER_MODES:
+    if value is not None and not (isinstance(value, str) and value in RENDER_MODES):
         raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {value!r}")
     return value
 
@@ -117,11 +122,13 @@ def forfeit(state: State, games, loser) -> None:
     state.legal[games] = False
 
 
-def advance(state: State, actions: np.ndarray, config: GameConfig, illegal_action: str = "lose"):
+def advance(state: State, actions: np.ndarray, config: GameConfig, illegal_action: str = "lose", given=None):
     """Apply one action per live game (for its team to act). Returns (new_state, illegal bool [N], details).
 
     ``actions``: int64 [N]; finished games ignore theirs. An illegal or out-of-space action forfeits its
     game ("lose"; ``details`` maps the game index to the info entry) or raises IllegalActionError ("raise").
+    ``given`` (object [N], optional): the actions as the caller passed them where some are not ids (bools,
+    ints beyond int64; -1 in ``actions``), for the messages.
     """
     to_act = state.to_act
     live = to_act >= 0
@@ -130,20 +137,22 @@ def advance(state: State, actions: np.ndarray, config: GameConfig, illegal_actio
     illegal = live & ~ok
     if not illegal.any():
         return engine_step(state, actions, config=config), illegal, {}
+    bad = np.flatnonzero(illegal)
     if illegal_action == "raise":
+        if given is not None:  # the first offending game, in the caller's terms
+            g = int(bad[0])
+            entry = illegal_entry(state, g, given[g])
+            names = [action_name(i) for i in np.flatnonzero(state.legal[g])]
+            raise IllegalActionError(f"game {g}: {entry['reason']}", game=g, action=entry["action"],
+                                     legal_actions=names)
         engine_step(state, actions, config=config, active=live)  # raises with the engine's full message
         raise IllegalActionError("illegal action")  # unreachable unless the engine accepted it
     stepping = live & ok
     new = engine_step(state, actions, config=config, active=stepping) if stepping.any() else state.copy()
-    bad = np.flatnonzero(illegal)
     details = {}
     for g in bad.tolist():  # only the offending games, to build their messages
-        a = int(actions[g])
-        details[g] = {
-            "team": AGENTS[int(to_act[g])], "action": a,
-            "name": action_name(a) if 0 <= a < NUM_ACTIONS else None,
-            "reason": illegal_reason(state, g, a),
-        }
+        entry = illegal_entry(state, g, int(actions[g]) if given is None else given[g])
+        details[g] = {"team": AGENTS[int(to_act[g])], **entry}
     forfeit(new, bad, to_act[bad])
     return new, illegal, details
 
@@ -258,9 +267,7 @@ class SelfPlayBatch:
     def reset(self, seed: int | None = None) -> SelfPlayStep:
         """Start new games in every slot: game i seeded ``seed + i``; without a seed, each slot's next episode."""
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-                raise ValueError(f"seed must be an int or None, got {seed!r}")
-            self._base_seed = np.uint64(int(seed) % (1 << 64))
+            self._base_seed = np.uint64(check_seed(seed))
             self._episode[:] = 0
         elif self._base_seed is None:
             self._base_seed = np.uint64(int(np.random.SeedSequence().entropy) % (1 << 63))
@@ -281,13 +288,10 @@ class SelfPlayBatch:
         """One action per game (int [N]) for the team to act in it; finished games ignore theirs."""
         if self.state is None:
             raise RuntimeError("call reset() before step()")
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_games,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"actions must be ints of shape ({self.num_games},), got {actions.dtype} {actions.shape}")
-        actions = actions.astype(np.int64, copy=False)
+        actions, given = batch_actions(actions, self.num_games)
         old = self.state
         live = old.to_act >= 0
-        new, illegal, details = advance(old, actions, self.config, self.illegal_action)
+        new, illegal, details = advance(old, actions, self.config, self.illegal_action, given)
         ended = live & (new.to_act < 0)
         rewards = team_rewards(old, new, ended, self.score_reward_scale)
         terminated = ended & new.terminated
@@ -315,7 +319,7 @@ class SelfPlayBatch:
         return SelfPlayStep(
             to_act=s.to_act.copy(),
             observation=self._encode(s.to_act),
-            action_mask=int8_mask(s.legal),
+            action_mask=self.action_mask(),
             rewards=rewards, terminated=terminated, truncated=truncated, info=info,
         )
 
@@ -330,12 +334,17 @@ class SelfPlayBatch:
         return self._encode(team_index(team, self.num_games))
 
     def action_mask(self, team=None) -> np.ndarray:
-        """int8 [N, 291]: ``team``'s legal actions (0 in games where it is not to act); default the team to act."""
+        """int8 [N, 291]: ``team``'s legal actions (default: the team to act's). A row where that team does
+        not act (the other team is to act, or the game is over) marks only id 0, "end turn"."""
         if self.state is None:
             raise RuntimeError("call reset() first")
-        mask = int8_mask(self.state.legal)
+        s = self.state
+        mask = int8_mask(s.legal)
+        idle = s.to_act < 0
         if team is not None:
-            mask[self.state.to_act != team_index(team, self.num_games)] = 0
+            idle = s.to_act != team_index(team, self.num_games)
+            mask[idle] = 0
+        mask[:, IGNORED_ROW_ACTION] |= idle
         return mask
 
     def set_state(self, state: State) -> SelfPlayStep:

@@ -8,13 +8,16 @@ Observation (option ``observation``): ``"features"``, float32 [FEATURES_SIZE] in
 a dict of uint8 planes [C, 30, 18] and float32 scalars [SCALARS_SIZE]; always from the learner's side (its
 team attacks "up"); see :mod:`gridiron_env.core.observe` for every slice. Action: ``Discrete(291)``, the
 engine's action ids (:mod:`gridiron_env.core.actions`). ``info["action_mask"]`` is the learner's legal
-actions as int8 [291] (all 0 once the episode is over); ``action_masks()`` returns it as bool (sb3-contrib).
-``info["learner_team"]`` is the learner's agent name ("team_one" or "team_two").
+actions as int8 [291]; once the episode is over (a further step is ignored) it marks only id 0, "end
+turn", so a mask is never all zero (masked samplers need one legal id). ``action_masks()`` returns it as
+bool (sb3-contrib). ``info["learner_team"]`` is the learner's agent name ("team_one" or "team_two").
 
-Illegal actions: any action in the space is accepted. An illegal one (or an int outside 0..290) ends the
-game as a loss for the learner (the engine state shows the other team as winner) and
-``info["illegal_action"] = {"action": id, "name": ..., "reason": ...}``; with ``illegal_action="raise"``
-the step raises :class:`~gridiron_env.core.IllegalActionError` instead and changes nothing.
+Illegal actions: any int is accepted. An illegal one (or an int outside 0..290, or a bool: Python and
+``Discrete`` count a bool as an int, but it is never an action id) ends the game as a loss for the
+learner (the engine state shows the other team as winner) and ``info["illegal_action"] = {"action": the
+action as given, "name": ..., "reason": ...}``; with ``illegal_action="raise"`` the step raises
+:class:`~gridiron_env.core.IllegalActionError` (a ValueError) instead and changes nothing. An action
+that is not one int (a float, a str, None, several values) is a ValueError and changes nothing.
 
 The opponent (option ``opponent``) is any callable ``(observations, int8 masks) -> actions`` over a batch:
 observations from the opponent's own side (the same form as the learner's; None for an opponent with
@@ -23,21 +26,23 @@ it also gets the indices of the games it acts in. The default, :class:`~gridiron
 RandomOpponent`, plays uniformly random legal actions from a per-episode stream drawn from the seed. An
 illegal opponent action raises IllegalActionError (a bug in the opponent, not a win for the learner).
 
-``reset(options={"state": s})`` starts from a given engine position (a State of one game); in the drive
-envs the learner then takes the offence's (or defence's) seat of that position.
+``reset(seed=s)``: any int s >= 0 (Python or numpy), taken modulo 2**64 (as the engine keys its games),
+so seeds 0..2**64-1 are distinct; a negative or non-int seed is a ValueError. ``reset(options={"state":
+s})`` starts from a given engine position (a State of one game); in the drive envs the learner then takes
+the offence's (or defence's) seat of that position. ``options`` must be None or a dict.
 """
 
 from __future__ import annotations
-
-import numbers
 
 import gymnasium
 import numpy as np
 
 from ..config import GameConfig
 from ..core.state import State
-from .common import render_game
-from .vector import RENDER_MODES, _LearnerBatch, check_render_mode, index_obs
+from .common import check_seed, one_action, render_game
+from .vector import RENDER_MODES, _LearnerBatch, _check_options, check_render_mode, index_obs
+
+_GAME = np.array([0])  # the one game's index in the core
 
 __all__ = ["GridironEnv", "GridironOffenceEnv", "GridironDefenceEnv"]
 
@@ -70,14 +75,14 @@ class _SingleBase(gymnasium.Env):
         return int(self._core.learner[0])
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
-        options = dict(options or {})
-        unknown = sorted(set(options) - {"state"})
+        if seed is not None:
+            seed = check_seed(seed)  # before Gymnasium's seeding, which takes Python ints only
+        options = _check_options(options)
+        unknown = sorted(set(options) - {"state"}, key=repr)
         if unknown:
             raise ValueError(f"unknown reset option(s) {unknown}; allowed: 'state'")
+        super().reset(seed=seed)
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-                raise ValueError(f"seed must be None or an int >= 0, got {seed!r}")
             seeds = np.array([seed], dtype=np.uint64)
         elif not self._core.started:  # never seeded: a random first episode
             seeds = np.array([self.np_random.integers(0, 2**62)], dtype=np.uint64)
@@ -89,11 +94,12 @@ class _SingleBase(gymnasium.Env):
     def step(self, action):
         if not self._core.started:
             raise RuntimeError("call reset() before step()")
-        a = np.asarray(action)
-        if a.size != 1 or not np.issubdtype(a.dtype, np.integer):
-            raise ValueError(f"action must be one int (an action id 0..290), got {action!r}")
+        a, given = one_action(action)  # ValueError for a float, a str, None, several values
         core = self._core
-        core.step(a.reshape(1).astype(np.int64), np.array([0]))
+        if given is None:
+            core.step(np.array([a]), _GAME)
+        else:  # an int outside the space or a bool: played as illegal, the info shows it as given
+            core.step(np.array([a]), _GAME, given=[given])
         return (self._observation(), float(core.reward[0]), bool(core.terminated[0]), bool(core.truncated[0]),
                 self._info())
 

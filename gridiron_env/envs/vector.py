@@ -43,9 +43,10 @@ from ..core.geometry import FIRST_FIELD_ROW, FRAME_ROW, HASH_BAND, KICKOFF_SQUAR
 from ..core.state import FIELDS as _FIELDS
 from ..core.state import GAME_OVER, State
 from .common import (
-    AGENTS, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, RandomOpponent, action_space, check_choice, encode,
-    illegal_reason, observation_space, render_game,
+    AGENTS, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, RandomOpponent, action_space, batch_actions, check_choice,
+    check_seed, encode, illegal_entry, illegal_reason, observation_space, render_game,
 )
+from .common import IGNORED_ROW_ACTION
 
 EPISODE_KINDS = ("game", "drive")
 DRIVE_SIDES = ("offence", "defence")
@@ -166,7 +167,7 @@ def parse_autoreset_mode(value) -> AutoresetMode:
 
 
 def check_render_mode(value):
-    if value is not None and value not in RENDER_MODES:
+    if value is not None and not (isinstance(value, str) and value in RENDER_MODES):
         raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {value!r}")
     return value
 
@@ -196,7 +197,7 @@ class _LearnerBatch:
         if opponent is not None and not callable(opponent):
             raise ValueError("opponent must be None (uniformly random legal actions) or a callable "
                              f"(observations, int8 masks) -> actions, got {opponent!r}")
-        if not (start in DRIVE_STARTS or (isinstance(start, numbers.Integral) and not isinstance(start, bool)
+        if not ((isinstance(start, str) and start in DRIVE_STARTS) or (isinstance(start, numbers.Integral) and not isinstance(start, bool)
                                           and 4 <= start <= 27)):
             raise ValueError(f"start must be 'kickoff', 'random' or an int LOS row 4..27 (rulebook rows from the "
                              f"goal line the offence attacks), got {start!r}")
@@ -341,15 +342,17 @@ class _LearnerBatch:
             over |= (s.drives[games] != self.drives0[games]).any(axis=1)
         return over
 
-    def step(self, actions, games, reset_games=None) -> None:
+    def step(self, actions, games, reset_games=None, given=None) -> None:
         """The learner's ``actions`` (ints, one per game in ``games``), then the opponent's turns.
 
         ``reset_games`` (other games' indices, optional): start their next episodes too, as :meth:`reset`
         does after the step. With an opponent whose actions in a game do not depend on which other games
         it acts in at the same time (the default random opponent), their opening opponent turns are played
-        in the same engine calls as the stepped games' turns: fewer, fuller rounds, the same games."""
+        in the same engine calls as the stepped games' turns: fewer, fuller rounds, the same games.
+        ``given`` (object [len(games)], optional): the actions as the caller passed them, where some are
+        not ids (see :func:`~gridiron_env.envs.common.batch_actions`), for the illegal-action infos."""
         if reset_games is not None and not self._random_opponent:
-            self.step(actions, games)
+            self.step(actions, games, given=given)
             self.reset(reset_games)
             return
         games = np.asarray(games, dtype=np.int64)
@@ -361,6 +364,8 @@ class _LearnerBatch:
         self.illegal[games] = None
         finished = self.terminated[games] | self.truncated[games]  # stepped after the end: nothing happens
         games, actions = games[~finished], actions[~finished]
+        if given is not None:
+            given = np.asarray(given, dtype=object)[~finished]
         s = self.state
         already = self._episode_over(games)  # only possible when a reset position ended before the learner acted
         in_space = (actions >= 0) & (actions < NUM_ACTIONS)
@@ -368,7 +373,7 @@ class _LearnerBatch:
         legal &= s.to_act[games] == self.learner[games]
         bad = np.flatnonzero(~legal & ~already)
         if bad.size:
-            self._illegal_actions(games[bad], actions[bad])
+            self._illegal_actions(games[bad], actions[bad] if given is None else given[bad])
         prev_score = s.score[games].astype(np.int64)
         go = games[legal & ~already]
         if go.size:
@@ -386,15 +391,17 @@ class _LearnerBatch:
         self._results(games, prev_score, games[bad])
 
     def _illegal_actions(self, games, actions) -> None:
-        """Games where the learner played an illegal action: raise, or end them as a loss for it."""
+        """Games where the learner played an illegal action (``actions``: as given, ints or bools): raise,
+        or end them as a loss for it."""
         s = self.state
         if self.illegal_action == "raise":
-            g, a = int(games[0]), int(actions[0])
+            g = int(games[0])
+            entry = illegal_entry(s, g, actions[0])
             names = [action_name(i) for i in np.flatnonzero(s.legal[g])]
-            raise IllegalActionError(f"game {g}: {illegal_reason(s, g, a)}", game=g, action=a, legal_actions=names)
+            raise IllegalActionError(f"game {g}: {entry['reason']}", game=g, action=entry["action"],
+                                     legal_actions=names)
         for g, a in zip(games.tolist(), actions.tolist()):  # only the offending games: rare, not the hot path
-            self.illegal[g] = {"action": a, "name": action_name(a) if 0 <= a < NUM_ACTIONS else None,
-                               "reason": illegal_reason(s, g, a)}
+            self.illegal[g] = illegal_entry(s, g, a)
         s.terminated[games] = True
         s.truncated[games] = False
         s.winner[games] = 1 - self.learner[games]
@@ -545,10 +552,13 @@ class _LearnerBatch:
         return encode(self.state.take(games), self.learner[games], self.observation_kind, self.config)
 
     def masks(self) -> np.ndarray:
-        """bool [N, NUM_ACTIONS]: the learner's legal actions (none once its episode is over)."""
+        """bool [N, NUM_ACTIONS]: the learner's legal actions; once its episode is over (its next action
+        is ignored) only ``IGNORED_ROW_ACTION`` ("end turn"), so that no row is all zero."""
         s = self.state
         mine = (s.to_act == self.learner) & ~self.terminated & ~self.truncated
-        return s.legal & mine[:, None]
+        mask = s.legal & mine[:, None]
+        mask[:, IGNORED_ROW_ACTION] |= ~mine
+        return mask
 
     def learner_names(self, games=None) -> np.ndarray:
         return _AGENT_NAMES[self.learner if games is None else self.learner[games]]
@@ -571,6 +581,12 @@ class _VectorBase(VectorEnv):
     truncations bool [N], and infos: ``"action_mask"`` int8 [N, 291] (the learner's legal actions),
     ``"learner_team"`` (the learner's agent name per game) and, for games lost by an illegal action,
     ``"illegal_action"`` (a dict per game: action, name, reason), each key with its ``"_key"`` bool mask.
+    Actions of another shape, or entries that are not ints (floats, strs, None), are a ValueError and
+    change nothing; a bool entry (a bool array included) is an illegal action of its game.
+
+    Masks (``infos["action_mask"]``, ``action_masks()``, ``final_info``'s) are never all zero: the row of
+    a game whose next action is ignored (its episode just ended: with NEXT_STEP the next step resets it;
+    with DISABLED it waits for a reset) marks only id 0, "end turn" (``common.IGNORED_ROW_ACTION``).
 
     Autoreset (``autoreset_mode``): NEXT_STEP (default) returns the terminal observation on the ending
     step and a reset observation (reward 0, no action applied) on the next; SAME_STEP resets at once,
@@ -579,7 +595,9 @@ class _VectorBase(VectorEnv):
     Truncation at ``max_episode_steps`` learner steps is done here (``make_vec`` adds no TimeLimit).
 
     ``reset(seed=s)`` seeds game i with s + i (a list gives each game's seed); ``reset()`` starts every
-    game's next episode. ``options={"state": State}`` starts the games from a given position.
+    game's next episode. A seed is any int >= 0 taken modulo 2**64 (s + i wraps past 2**64 - 1 to 0);
+    a negative or non-int seed is a ValueError. ``options`` (None or a dict): ``{"state": State}``
+    starts the games from a given position, ``{"reset_mask": bool [N]}`` resets only those games.
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4, "autoreset_mode": AutoresetMode.NEXT_STEP}
@@ -613,8 +631,8 @@ class _VectorBase(VectorEnv):
         return self._core.state
 
     def reset(self, *, seed=None, options=None):
-        options = dict(options or {})
-        unknown = sorted(set(options) - {"reset_mask", "state"})
+        options = _check_options(options)
+        unknown = sorted(set(options) - {"reset_mask", "state"}, key=repr)
         if unknown:
             raise ValueError(f"unknown reset option(s) {unknown}; allowed: 'reset_mask', 'state'")
         n = self.num_envs
@@ -627,7 +645,9 @@ class _VectorBase(VectorEnv):
         if seed is None and not self._core.started:  # a first reset without a seed: draw one
             seed = int(self.np_random.integers(0, 2**62))
         if isinstance(seed, (list, tuple, np.ndarray)):
-            seeds = [None if x is None else _check_seed(x) for x in seed]
+            if isinstance(seed, np.ndarray) and seed.ndim != 1:
+                raise ValueError(f"an array of seeds must be 1-d (one per game), got shape {seed.shape}")
+            seeds = [None if x is None else check_seed(x, "each seed of a list") for x in list(seed)]
             if len(seeds) != n:
                 raise ValueError(f"a list of seeds must have num_envs = {n} entries, got {len(seeds)}")
             given = np.array([x is not None for x in seeds])
@@ -638,9 +658,11 @@ class _VectorBase(VectorEnv):
             self._core.reset(games[given[games]], vals[games[given[games]]],
                              _take_state(options.get("state"), given[games]))
         elif seed is not None:
-            seed = _check_seed(seed)
+            seed = check_seed(seed)
             super().reset(seed=seed)
-            self._core.reset(games, np.uint64(seed) + games.astype(np.uint64), options.get("state"))
+            with np.errstate(over="ignore"):  # game i's seed s + i wraps past 2**64 - 1 to 0
+                seeds = np.uint64(seed) + games.astype(np.uint64)
+            self._core.reset(games, seeds, options.get("state"))
         else:
             self._core.reset(games, None, options.get("state"))
         self._needs_reset[games] = False
@@ -648,9 +670,7 @@ class _VectorBase(VectorEnv):
 
     def step(self, actions):
         core, n = self._core, self.num_envs
-        actions = np.asarray(actions)
-        if actions.shape != (n,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"actions must be ints of shape ({n},), got {actions.dtype} {actions.shape}")
+        actions, given = batch_actions(actions, n)
         if not core.started:
             raise RuntimeError("call reset() before step()")
         all_games = np.arange(n)
@@ -658,11 +678,12 @@ class _VectorBase(VectorEnv):
         if self.autoreset_mode == AutoresetMode.NEXT_STEP:
             resetting = self._needs_reset
             # the resets' reward is 0 and they are not ended: starting their episodes cleared them
-            core.step(actions[~resetting], all_games[~resetting], reset_games=all_games[resetting])
+            core.step(actions[~resetting], all_games[~resetting], reset_games=all_games[resetting],
+                      given=None if given is None else given[~resetting])
             done = core.terminated | core.truncated
             self._needs_reset = done.copy()
         else:
-            core.step(actions, all_games)
+            core.step(actions, all_games, given=given)
             done = core.terminated | core.truncated
             if self.autoreset_mode == AutoresetMode.SAME_STEP and done.any():
                 ended = np.flatnonzero(done)
@@ -712,10 +733,13 @@ class _VectorBase(VectorEnv):
         return f"{type(self).__name__}(num_envs={self.num_envs}, autoreset_mode={self.autoreset_mode.value})"
 
 
-def _check_seed(seed) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"seed must be None or an int >= 0, got {seed!r}")
-    return int(seed)
+def _check_options(options) -> dict:
+    """A copy of reset ``options``: None or a dict (with str keys), else ValueError."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise ValueError(f"options must be None or a dict, got {type(options).__name__}")
+    return dict(options)
 
 
 def _take_state(state, keep):
