@@ -53,13 +53,14 @@ def vector_env(env_id: str, batch: int, seconds: float, seed: int = 0) -> float:
     env = gymnasium.make_vec(env_id, num_envs=batch)
     rng = np.random.default_rng(seed)
     _, infos = env.reset(seed=seed)
+    resetting = np.zeros(batch, dtype=bool)
     steps, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         # NEXT_STEP autoreset: a game that just ended is reset on this step and its action ignored; it is
         # not counted as a learner step.
-        resetting = ~infos["action_mask"].any(axis=1)
-        _, _, _, _, infos = env.step(_random_legal(rng, infos["action_mask"]))
+        _, _, term, trunc, infos = env.step(_random_legal(rng, infos["action_mask"]))
         steps += int((~resetting).sum())
+        resetting = term | trunc
     return steps / (time.perf_counter() - start)
 
 
