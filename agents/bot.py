@@ -324,14 +324,15 @@ class Bot:
                 raise BotFileError(f"{name} holds {extra[0]!r} beyond its {net} net's {count} layers")
             layers[net] = [(arrays[f"{net}_w{i}"], arrays[f"{net}_b{i}"]) for i in range(count)]
         package_features, package_actions = _package_sizes()
-        expected_features = package_features if features_size is None else int(features_size)
+        # A bot of an earlier observation layout (a prefix of the current one) is this game's bot too.
+        expected_features = _layout_sizes() if features_size is None else (int(features_size),)
         expected_actions = package_actions if num_actions is None else int(num_actions)
-        if arrays["features_size"] != expected_features or arrays["num_actions"] != expected_actions:
+        if arrays["features_size"] not in expected_features or arrays["num_actions"] != expected_actions:
             raise BotFileError(
                 f"{name} expects {arrays['features_size']} features and {arrays['num_actions']} actions; this "
-                f"game has {expected_features} and {expected_actions}")
-        if on_offence_index is None and (expected_features, expected_actions) == (package_features,
-                                                                                   package_actions):
+                f"game has {' or '.join(map(str, expected_features))} and {expected_actions}")
+        if on_offence_index is None and (expected_features[-1], expected_actions) == (package_features,
+                                                                                       package_actions):
             on_offence_index = _package_on_offence_index()
         if on_offence_index is not None and arrays["on_offence_index"] != on_offence_index:
             raise BotFileError(f"{name} selects its net by feature {arrays['on_offence_index']}; this game's "
@@ -357,7 +358,10 @@ class Bot:
         """Raw logits [batch, num_actions] (float32) of the net chosen by each row's on_offence feature."""
         x = np.atleast_2d(np.asarray(observation, dtype=np.float32))
         if x.shape[1] != self.features_size:
-            raise ValueError(f"observation must have {self.features_size} features, got {x.shape[1]}")
+            sizes = _layout_sizes()
+            if not (self.features_size in sizes and x.shape[1] in sizes and x.shape[1] > self.features_size):
+                raise ValueError(f"observation must have {self.features_size} features, got {x.shape[1]}")
+            x = x[:, :self.features_size]  # a later layout: this bot's layout is its prefix
         on_offence = x[:, self.on_offence_index] > 0.5
         out = np.empty((x.shape[0], self.num_actions), dtype=np.float32)
         if on_offence.any():
@@ -409,6 +413,13 @@ def _check_layers(name, layers, features_size, num_actions):
         width = w.shape[1]
     if width != num_actions:
         raise BotFileError(f"the {name} net gives {width} logits; the game has {num_actions} actions")
+
+
+def _layout_sizes() -> tuple[int, ...]:
+    """Feature lengths of every observation layout, oldest first (each a prefix of the next)."""
+    from gridiron_env.core.observe import FEATURE_LAYOUT_SIZES
+
+    return FEATURE_LAYOUT_SIZES
 
 
 def _package_sizes():

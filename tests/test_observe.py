@@ -121,3 +121,64 @@ def test_a_lone_game_encodes_exactly_as_in_a_batch(config):
         for i in range(s.batch_size):
             lone = observe(s.take(i), None if team is None else np.array([team]), config)
             np.testing.assert_array_equal(lone[0], batched[i], err_msg=f"game {i}, team {team}")
+
+
+@pytest.mark.parametrize("config", [
+    g.GameConfig(), g.GameConfig(specials=False, kick_mode="paper", paper_answer_chance=0.5, target_score=14),
+    g.GameConfig(kick_mode="paper", longest_punt=7, max_rolls_per_down=30, target_score=35)])
+def test_the_observation_says_which_rules_are_in_force(config):
+    from gridiron_env.core.engine import field_goal_distance_for_row
+    from gridiron_env.core.geometry import FRAME_ROW, N_LANES
+    from gridiron_env.core.odds import field_goal_chance, paper_field_goal_chance
+
+    s = random_states(batch=16, steps=120, seed=11)
+    f = observe(s, None, config)
+    rules = f[:, FEATURE_LAYOUT["rules"][0]]
+    expected = [config.specials, config.kick_mode == "paper", config.paper_answer_chance,
+                config.longest_punt / 20, config.max_rolls_per_down / 100]
+    np.testing.assert_allclose(rules, np.tile(np.float32(expected), (16, 1)))
+    assert f[0, FEATURE_LAYOUT["target"][0]] == np.float32(config.target_score / 99)
+    # the kick chance is the mode's own: the dice formula's, or paper football's reach times the answer
+    los = FRAME_ROW[s.offence.astype(np.int64), s.los_row.astype(np.int64) * N_LANES]
+    for game in range(16):
+        distance = int(field_goal_distance_for_row(np.array([los[game]]))[0])
+        if config.kick_mode == "dice":
+            chance = field_goal_chance(distance) if distance > 0 else 0.0
+        else:
+            chance = paper_field_goal_chance(distance, config.paper_answer_chance) if distance > 0 else 0.0
+        assert f[game, FEATURE_LAYOUT["kick_chance"][0]][0] == pytest.approx(chance, abs=1e-7)
+    # the one-game encoder gives the same bytes
+    for game in range(16):
+        np.testing.assert_array_equal(observe(s.take([game]), None, config), f[game:game + 1])
+    planes, scalars = observe_planes(s, None, config)
+    np.testing.assert_array_equal(f[:, FEATURE_LAYOUT["players"][0].stop:], scalars)
+
+
+def test_the_two_kick_modes_encode_apart():
+    s = random_states(batch=8, steps=80, seed=5)
+    dice = observe(s, None, g.GameConfig())
+    paper = observe(s, None, g.GameConfig(kick_mode="paper"))
+    assert not np.array_equal(dice, paper)
+    assert (dice[:, FEATURE_LAYOUT["rules"][0].start + 1] == 0).all()
+    assert (paper[:, FEATURE_LAYOUT["rules"][0].start + 1] == 1).all()
+
+
+def test_layout_1_is_a_prefix_of_the_current_layout_and_its_bots_still_play():
+    from agents.bot import Bot, BotAgent
+    from gridiron_env.core.observe import FEATURE_LAYOUT_SIZES, LAYOUT_1_FEATURES
+
+    assert FEATURE_LAYOUT_SIZES == (LAYOUT_1_FEATURES, FEATURES_SIZE) and LAYOUT_1_FEATURES == 212
+    assert all(sl.stop <= LAYOUT_1_FEATURES for name, (sl, _) in FEATURE_LAYOUT.items()
+               if name not in ("rules", "kick_chance"))
+    rng = np.random.default_rng(0)
+    on_offence = FEATURE_LAYOUT["on_offence"][0].start
+    layers = [(rng.normal(size=(LAYOUT_1_FEATURES, 16)).astype(np.float32), np.zeros(16, np.float32)),
+              (rng.normal(size=(16, g.NUM_ACTIONS)).astype(np.float32), np.zeros(g.NUM_ACTIONS, np.float32))]
+    old = Bot(layers, layers, "tanh", on_offence, LAYOUT_1_FEATURES, g.NUM_ACTIONS)
+    s = random_states(batch=8, steps=60, seed=2)
+    full = observe(s)
+    np.testing.assert_array_equal(old.logits(full), old.logits(full[:, :LAYOUT_1_FEATURES]))
+    actions = BotAgent(old).act(s)
+    assert s.legal[np.arange(8), actions][s.to_act >= 0].all()
+    with pytest.raises(ValueError, match="features"):
+        old.logits(full[:, :100])

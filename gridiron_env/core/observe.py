@@ -21,7 +21,7 @@ from .actions import SPECIALS
 from .engine import field_goal_distance_for_row
 from .formations import DEFENCE_FORMATIONS, OFFENCE_FORMATIONS
 from .geometry import FRAME_ROW, N_LANES, N_ROWS, N_SQUARES, SQUARE_LANE, SQUARE_ROW
-from .odds import field_goal_chance
+from .odds import field_goal_chance, paper_field_goal_chance
 from .state import PHASE_NAMES, SPECIALS_PICK, State
 
 OBS_LOW, OBS_HIGH = -1.0, 2.0  # bounds of every feature value (scores past twice the target are clipped)
@@ -62,6 +62,10 @@ _SCALARS = (  # (name, width, meaning)
     ("defence_formation", len(DEFENCE_FORMATIONS), "one-hot defence formation of this down"),
     ("field_goal", 2, "distance / 80 yards and the dice-formula chance, from the LOS"),
     ("steps", 1, "agent steps taken in the game / 10,000"),
+    # Added in layout 2 (after every layout-1 feature, so layout 1 is a prefix of layout 2).
+    ("rules", 5, "the rules in force: specials on, paper kicking, paper answer chance, longest punt / 20, "
+                 "roll cap per down / 100"),
+    ("kick_chance", 1, "chance a field goal from the LOS is good under the kick mode in force"),
 )
 
 
@@ -74,11 +78,17 @@ def _layout(parts):
 
 
 SCALAR_LAYOUT, SCALARS_SIZE = _layout(_SCALARS)
+# Layout 1 (the observation before "rules" and "kick_chance") is a prefix of the current one: a policy
+# trained on it reads the first LAYOUT_1_SCALARS scalars (LAYOUT_1_FEATURES features) and ignores the rest.
+LAYOUT_1_SCALARS = SCALAR_LAYOUT["rules"][0].start
 N_PLAYER_SLOTS = 22
 PLAYERS_SIZE = N_PLAYER_SLOTS * len(PLAYER_FEATURES)
 FEATURE_LAYOUT, FEATURES_SIZE = _layout(
     [("players", PLAYERS_SIZE, "22 slots (own 11 then other 11, tag order) x " + ", ".join(PLAYER_FEATURES))]
     + list(_SCALARS))
+LAYOUT_1_FEATURES = FEATURE_LAYOUT["rules"][0].start
+# Feature lengths of every layout a bot may have been trained on (oldest first; the last is the current).
+FEATURE_LAYOUT_SIZES = (LAYOUT_1_FEATURES, FEATURES_SIZE)
 
 PLANES = (
     ("own_players", "the viewer's players"),
@@ -100,6 +110,29 @@ PLANE_LAYOUT = {name: (i, meaning) for i, (name, meaning) in enumerate(PLANES)}
 _FG_CHANCE_BY_FRAME_ROW = np.array(
     [field_goal_chance(int(d)) if d > 0 else 0.0 for d in field_goal_distance_for_row(np.arange(N_ROWS))],
     dtype=np.float32)
+
+_PAPER_CHANCE_BY_FRAME_ROW: dict[float, np.ndarray] = {}
+
+
+def kick_chance_by_frame_row(config: GameConfig) -> np.ndarray:
+    """float32 [30]: the chance a field goal from each LOS row (offence's frame) is good, under the kick
+    mode of ``config`` (the dice formula, or paper football's reach times the answer chance)."""
+    if config.kick_mode == "dice":
+        return _FG_CHANCE_BY_FRAME_ROW
+    answer = config.paper_answer_chance
+    table = _PAPER_CHANCE_BY_FRAME_ROW.get(answer)
+    if table is None:
+        table = np.array([paper_field_goal_chance(int(d), answer) if d > 0 else 0.0
+                          for d in field_goal_distance_for_row(np.arange(N_ROWS))], dtype=np.float32)
+        _PAPER_CHANCE_BY_FRAME_ROW[answer] = table
+    return table
+
+
+def rules_features(config: GameConfig) -> list:
+    """The ``rules`` scalars of ``config`` (see the layout), as floats."""
+    return [float(config.specials), float(config.kick_mode == "paper"), float(config.paper_answer_chance),
+            config.longest_punt / 20, config.max_rolls_per_down / 100]
+
 
 # --- precomputed tables -------------------------------------------------------------------------------
 # The encoder runs once per env step, so its cost is mostly numpy call overhead (batch 1) or full-batch
@@ -165,12 +198,13 @@ def _visible_ball(state):
 _AT = {name: sl.start for name, (sl, _) in SCALAR_LAYOUT.items()}
 
 
-def _fill_scalars(array, first: int, s: State, v, target: float) -> None:
+def _fill_scalars(array, first: int, s: State, v, config: GameConfig) -> None:
     """Write the scalars of every game into columns ``first`` on of ``array`` (contiguous float32 [batch,
     first + SCALARS_SIZE], zeros there). Not clipped: the caller clips the whole array at once."""
     B = s.batch_size
     rr = np.arange(B)[:, None]
     at = _AT
+    target = float(config.target_score)
     base = v * _K_STRIDE + 1  # k of square 0 for each game's viewer
     out = array[:, first:]
 
@@ -217,6 +251,8 @@ def _fill_scalars(array, first: int, s: State, v, target: float) -> None:
     out[:, at["scramble_step"]] = s.scramble_step
     out[:, at["field_goal"]:at["field_goal"] + 2] = _FG_BY_FRAME_ROW.take(los_off, axis=0)
     out[:, at["steps"]] = s.steps / 10_000
+    out[:, at["rules"]:at["rules"] + 5] = rules_features(config)
+    out[:, at["kick_chance"]] = kick_chance_by_frame_row(config).take(los_off)
 
     # One-hots, all set in one scatter; -1 (unset) entries are dropped.
     specials = s.special.reshape(-1).take(pair).astype(np.int64)
@@ -266,9 +302,10 @@ def _frame_one(square: int, v: int) -> int:
     return -1 if square < 0 else (square if v == 0 else _LAST_SQUARE - square)
 
 
-def _scalars_one(s: State, v: int, target: float) -> list:
+def _scalars_one(s: State, v: int, config: GameConfig) -> list:
     """The scalars of game 0 as a list of floats (the formulas of :func:`_fill_scalars`)."""
     w = 1 - v
+    target = float(config.target_score)
     phase, offence = s.phase.item(), s.offence.item()
     hidden = s.ball_hidden.item()
     ball = _frame_one(-1 if hidden else s.ball_square.item(), v)
@@ -301,6 +338,8 @@ def _scalars_one(s: State, v: int, target: float) -> list:
     out += [0.0] * (len(OFFENCE_FORMATIONS) + len(DEFENCE_FORMATIONS))  # formations (one-hots)
     out += _FG_L[los_off]
     out.append(s.steps.item() / 10_000)
+    out += rules_features(config)
+    out.append(float(kick_chance_by_frame_row(config)[los_off]))
     special = s.special[0].tolist()
     formation = s.formation[0].tolist()
     down_at, phase_at, own_at, other_at, off_at, def_at = _SCALAR_AT_L
@@ -334,27 +373,26 @@ def _players_one(s: State, v: int) -> list:
     return out
 
 
-def _target(config) -> float:
-    return float((config or GameConfig()).target_score)
+_DEFAULT_CONFIG = GameConfig()
 
 
 def observe_scalars(state: State, team=None, config: GameConfig | None = None) -> np.ndarray:
     """float32 [batch, SCALARS_SIZE]: the non-board part, from ``team``'s side (default: team to act)."""
-    target = _target(config)
+    config = config or _DEFAULT_CONFIG
     if state.batch_size == 1 and (v1 := _one_viewer(state, team)) is not None:
-        out = np.array([_scalars_one(state, v1, target)], dtype=np.float32)
+        out = np.array([_scalars_one(state, v1, config)], dtype=np.float32)
         return np.clip(out, OBS_LOW, OBS_HIGH, out=out)
     out = np.zeros((state.batch_size, SCALARS_SIZE), dtype=np.float32)
-    _fill_scalars(out, 0, state, _viewer(state, team), target)
+    _fill_scalars(out, 0, state, _viewer(state, team), config)
     return np.clip(out, OBS_LOW, OBS_HIGH, out=out)
 
 
 def observe(state: State, team=None, config: GameConfig | None = None) -> np.ndarray:
     """float32 [batch, FEATURES_SIZE]: the ``features`` form, from ``team``'s side (default: to act)."""
     s = state
-    target = _target(config)
+    config = config or _DEFAULT_CONFIG
     if s.batch_size == 1 and (v1 := _one_viewer(s, team)) is not None:
-        out = np.array([_players_one(s, v1) + _scalars_one(s, v1, target)], dtype=np.float32)
+        out = np.array([_players_one(s, v1) + _scalars_one(s, v1, config)], dtype=np.float32)
         # np.clip's bounds as two ufuncs on the view: the same values, without np.clip's wrapper cost
         scalars = out[:, PLAYERS_SIZE:]
         np.minimum(np.maximum(scalars, OBS_LOW, out=scalars), OBS_HIGH, out=scalars)
@@ -380,7 +418,7 @@ def observe(state: State, team=None, config: GameConfig | None = None) -> np.nda
     place = np.where(swap[carried], (holder[carried] + 11) % N_PLAYER_SLOTS, holder[carried])
     players[carried, place, 5] = 1.0
     out[:, PLAYERS_SIZE:] = 0.0
-    _fill_scalars(out, PLAYERS_SIZE, s, v, target)
+    _fill_scalars(out, PLAYERS_SIZE, s, v, config)
     return np.clip(out, OBS_LOW, OBS_HIGH, out=out)  # the players' values are in [-1, 1]: clipped as is
 
 

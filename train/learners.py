@@ -1,0 +1,152 @@
+"""What every training command shares: the learner pair (an offence and a defence MaskablePPO policy on the
+natively batched drive envs), the imitation warm start, one round of PPO for both sides, and the pair as
+a bot.
+
+A round trains each side for ``round_steps`` learner steps against an opponent seat (any ``agents.base``
+agent with ``reset_games``, e.g. ``train.league.LeagueOpponent``) over one drive env per game config of
+the round (``train.mixed_env.ConcatVecEnv``): the envs are built anew each round, so a round may switch
+rule variants and opponents. ``python -m train.selfplay`` (league self-play) and ``python -m
+train.exploit`` (a best response to a frozen bot) are both made of these pieces.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.bot import Bot, BotAgent
+from gridiron_env.config import GameConfig
+from gridiron_env.core.observe import observe
+
+SIDES = ("offence", "defence")
+
+
+def pair_bot(models) -> Bot:
+    """The learner pair (dict side -> model) as one numpy bot: offence net and defence net."""
+    from train.export import to_bot
+
+    return to_bot(models["offence"].policy, models["defence"].policy)
+
+
+def pair_agent(models, name: str, temperature: float) -> BotAgent:
+    """A frozen copy of the learner pair as a full-game agent (sampling at ``temperature``: a snapshot that
+    samples never loops on a free handoff, which would stall a batch until the step cap)."""
+    return BotAgent(pair_bot(models), name=name, temperature=temperature)
+
+
+# --- imitation --------------------------------------------------------------------------------------------
+
+def record_heuristic_games(games: int, seed: int, game_config: GameConfig, max_steps: int = 1500):
+    """Features, legal masks and the heuristic's actions from heuristic-vs-heuristic games (acting side)."""
+    from agents.heuristic import HeuristicAgent
+    from gridiron_env.core import init, step
+
+    config = game_config.replace(max_steps=max_steps)
+    agent = HeuristicAgent()
+    state = init(games, seed=seed, config=config)
+    agent.reset(np.arange(seed, seed + games))
+    observations, masks, actions = [], [], []
+    while not (state.terminated | state.truncated).all():
+        live = np.flatnonzero(~(state.terminated | state.truncated))
+        chosen = agent.act(state, config)
+        view = state.take(live)
+        observations.append(observe(view, None, config))
+        masks.append(view.legal.copy())
+        actions.append(chosen[live])
+        state = step(state, chosen, config=config)
+    return np.concatenate(observations), np.concatenate(masks), np.concatenate(actions)
+
+
+def actor_logits(policy, observations):
+    """The actor's raw logits (torch) for a batch of observations."""
+    return policy.action_net(policy.mlp_extractor.forward_actor(policy.extract_features(observations)))
+
+
+def imitate(policy, observations, masks, actions, epochs: int, lr: float, seed: int, batch_size: int = 1024):
+    """Fit the actor of ``policy`` to (observation, action) pairs by masked cross-entropy. Returns the
+    final training accuracy."""
+    import torch
+
+    generator = torch.Generator().manual_seed(seed)
+    params = list(policy.mlp_extractor.policy_net.parameters()) + list(policy.action_net.parameters())
+    optimiser = torch.optim.Adam(params, lr=lr)
+    obs = torch.as_tensor(observations)
+    mask = torch.as_tensor(masks)
+    target = torch.as_tensor(actions, dtype=torch.long)
+    n = obs.shape[0]
+    correct = 0
+    for _ in range(epochs):
+        order = torch.randperm(n, generator=generator)
+        correct = 0
+        for start in range(0, n, batch_size):
+            rows = order[start:start + batch_size]
+            logits = torch.where(mask[rows], actor_logits(policy, obs[rows]), torch.tensor(-1e8))
+            loss = torch.nn.functional.cross_entropy(logits, target[rows])
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            correct += int((logits.argmax(1) == target[rows]).sum())
+    return correct / max(n, 1)
+
+
+def agreement(policy, observations, masks, actions) -> float:
+    """Share of (observation, action) pairs where the policy's best legal action is the recorded one."""
+    import torch
+
+    with torch.no_grad():
+        logits = actor_logits(policy, torch.as_tensor(observations))
+        logits = torch.where(torch.as_tensor(masks), logits, torch.tensor(-1e8))
+        return float((logits.argmax(1).numpy() == np.asarray(actions)).mean()) if len(actions) else float("nan")
+
+
+# --- models and envs --------------------------------------------------------------------------------------
+
+def make_model(env, cfg, tensorboard: str | None):
+    """A fresh MaskablePPO learner with the run's settings (``cfg``: a ``train.selfplay.TrainConfig``)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    return MaskablePPO(
+        "MlpPolicy", env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps, batch_size=cfg.batch_size,
+        n_epochs=cfg.n_epochs, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range,
+        ent_coef=cfg.ent_coef, seed=cfg.seed, verbose=0, tensorboard_log=tensorboard, device="cpu",
+        policy_kwargs=dict(net_arch=dict(pi=list(cfg.net_arch), vf=list(cfg.net_arch)), activation_fn=torch.nn.Tanh))
+
+
+def drive_env(side: str, seat_factory, cfg, configs, seed: int):
+    """The drive env of one side for one round: ``cfg.num_envs`` games split evenly over ``configs`` (one
+    natively batched drive env per config, each with its own opponent seat from ``seat_factory()``),
+    concatenated and wrapped in ``VecMonitor``."""
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from gridiron_env.envs.sb3 import SB3VecEnv
+    from gridiron_env.envs.vector import GridironDefenceVectorEnv, GridironOffenceVectorEnv
+    from train.mixed_env import ConcatVecEnv
+
+    cls = GridironOffenceVectorEnv if side == "offence" else GridironDefenceVectorEnv
+    sizes = np.diff(np.linspace(0, cfg.num_envs, len(configs) + 1).round().astype(int))
+    parts = [SB3VecEnv(cls(int(n), opponent=seat_factory(), start=cfg.start,
+                           field_position_weight=cfg.field_position_weight, config=config))
+             for n, config in zip(sizes, configs) if n > 0]
+    venv = ConcatVecEnv(parts)
+    venv.seed(int(seed))
+    return VecMonitor(venv)
+
+
+def round_env(side: str, seats, cfg, configs, round_index: int):
+    """The drive env of ``side`` for round ``round_index`` (its seed follows from the run's seed, the round
+    and the side)."""
+    k = SIDES.index(side)
+    return drive_env(side, seats[side], cfg, configs, seed=cfg.seed + 1_000_003 * (2 * round_index + k))
+
+
+def learn_round(models, seats, cfg, configs, round_index: int, progress=None) -> None:
+    """One PPO round: each side learns ``cfg.round_steps`` steps on fresh drive envs over ``configs``
+    against ``seats[side]()`` (a factory of opponent seats for that side's env). A model's first env
+    (``make_model(round_env(...))``) has the same number of games, as SB3's ``set_env`` requires."""
+    for side in SIDES:
+        env = round_env(side, seats, cfg, configs, round_index)
+        models[side].set_env(env)
+        models[side].learn(cfg.round_steps, reset_num_timesteps=False, tb_log_name=side)
+        env.close()
+        if progress is not None:
+            progress(side)
