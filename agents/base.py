@@ -38,7 +38,8 @@ import numpy as np
 from gridiron_env.config import GameConfig
 from gridiron_env.core.chance import splitmix64
 from gridiron_env.core.engine import init, step
-from gridiron_env.core.state import SPECIALS_PICK, State
+from gridiron_env.core.state import State
+from gridiron_env.core.visibility import team_view
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 DRAWS_PER_STEP = 64  # an agent may take up to 64 draws per game and step
@@ -105,15 +106,7 @@ def pick_uniform_legal(legal: np.ndarray, unit: np.ndarray) -> np.ndarray:
 def visible_view(state: State, games=None) -> State:
     """A copy of ``state`` (or of its ``games``) with the hidden fields blanked: ``ball_square`` -1 while
     ``ball_hidden``; during the specials pick the special of the team not to act -1; rng fields 0."""
-    view = state.copy() if games is None else state.take(games)
-    view.ball_square[view.ball_hidden] = -1
-    picking = np.flatnonzero(view.phase == SPECIALS_PICK)
-    if picking.size:
-        other = 1 - view.to_act[picking].astype(np.int64)
-        view.special[picking, other] = -1
-    view.rng_key[:] = 0
-    view.rng_counter[:] = 0
-    return view
+    return team_view(state, games)  # the one definition of what a team may see (core.visibility)
 
 
 def _accepts_games(agent) -> bool:

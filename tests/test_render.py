@@ -411,7 +411,8 @@ def test_tinted_rows_mark_the_los_and_the_line_to_gain():
 
 def test_goal_to_go_puts_the_yellow_line_on_the_goal_line():
     # Ruling 6: with the LOS on row 5 for team one the line to gain lies in the end zone: only a TD gains.
-    start = edit(opening(ONE), line_of_scrimmage="row 5 lane 9", line_to_gain="row 2", ball="loose 5,9")
+    start = edit(opening(ONE), line_of_scrimmage="row 5 lane 9", line_to_gain="row 2", ball="loose 5,9",
+                 board=lambda text: text.replace("*", "."))  # the ball moves with the LOS: not at the old spot
     s = snap(ONE, start=start)
     assert int(s.los_row[0]) == 4
     assert "1st & goal" in render_ansi(s).splitlines()[0]
