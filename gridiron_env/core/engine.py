@@ -1525,12 +1525,17 @@ _HANDLERS = {
 
 
 def _raise_illegal(state, game, action):
+    """Raise IllegalActionError for ``action`` in ``game``. The message shows the game as the team to act
+    sees it (``to_diagram(..., team=)``): never the hidden ball's square, the other team's special during
+    the pick, or the rng stream, which the error may be shown to that team."""
     names = [A.ACTION_NAMES[i] for i in np.flatnonzero(state.legal[game])]
     label = A.ACTION_NAMES[action] if 0 <= action < A.NUM_ACTIONS else "(not an action id)"
     from .diagram import to_diagram  # lazy: the diagram module imports this one
 
+    team = int(state.to_act[game])
+    team = team if team in (0, 1) else -1  # (a spectator's view: no game in play has no team to act)
     try:
-        picture = to_diagram(state.take(game))
+        picture = to_diagram(state, game, team=team)
     except Exception:  # the message must not fail because of the picture
         picture = "(diagram unavailable)"
     raise IllegalActionError(
