@@ -15,8 +15,10 @@ Stages (all in ``TrainConfig``):
 3. **Export** of the pair (numpy ``bot.npz`` and ``bot.onnx``) and an **evaluation** tournament against the
    random and heuristic agents, printed as a table and saved.
 
-Outputs in ``out``: ``offence.zip`` / ``defence.zip`` (SB3 checkpoints, resumable), ``bot.npz``,
-``bot.onnx``, ``tensorboard/``, ``evaluation.md``, ``train_config.json``.
+Outputs in ``out``: ``offence.zip`` / ``defence.zip`` (checkpoints a rerun resumes from: tensors and JSON
+only, see ``train.checkpoint``), ``bot.npz``, ``bot.onnx``, ``tensorboard/``, ``evaluation.md``,
+``train_config.json``. A checkpoint that is corrupt, foreign, of another game or net, or an SB3 archive is
+refused: the job prints one line naming the file and exits with status 1, changing nothing in ``out``.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +37,7 @@ from agents.bot import DEFAULT_LEVEL, LEVELS, Bot, BotAgent
 from gridiron_env.config import GameConfig
 from gridiron_env.core.actions import NUM_ACTIONS
 from gridiron_env.core.observe import FEATURES_SIZE, observe
+from train.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from train.export import ON_OFFENCE_INDEX, actor_layers, export_onnx, to_bot
 
 
@@ -241,17 +245,45 @@ def _make_model(env, cfg: TrainConfig, tensorboard: str | None):
         policy_kwargs=dict(net_arch=dict(pi=list(cfg.net_arch), vf=list(cfg.net_arch)), activation_fn=torch.nn.Tanh))
 
 
+CHECKPOINT_NAMES = {"offence": "offence.zip", "defence": "defence.zip"}
+
+
+def _resume_model(path: Path, side: str, env, cfg: TrainConfig, tensorboard: str | None, log=print):
+    """A fresh model of ``side`` (this project's ``_make_model``) with the checkpoint's tensors, counters and
+    hyperparameters (as a resume always kept them); the batch shape (``n_steps``, ``num_envs``,
+    ``batch_size``) is this run's. Returns ``(model, meta)``; raises ``CheckpointError``."""
+
+    def build(hyperparameters: dict):
+        return _make_model(env, dataclasses.replace(cfg, **hyperparameters), tensorboard)
+
+    model, meta = load_checkpoint(path, side, build, cfg.net_arch, activation="tanh")
+    kept = [f"{name} {value!r} (this run's config: {getattr(cfg, name)!r})"
+            for name, value in meta["hyperparameters"].items() if getattr(cfg, name) != value]
+    if kept:
+        log(f"the {side} keeps its checkpoint's " + ", ".join(kept))
+    return model, meta
+
+
 def train(cfg: TrainConfig, log=print) -> dict:
-    """Run the whole job; returns a summary dict (paths, timings, evaluation rows)."""
+    """Run the whole job; returns a summary dict (paths, timings, evaluation rows).
+
+    Resumes from ``offence.zip`` and ``defence.zip`` in ``cfg.out`` when both are there; raises
+    ``CheckpointError`` (before writing anything) if either is refused or only one is there."""
     import torch
-    from sb3_contrib import MaskablePPO
 
     from agents.heuristic import HeuristicAgent
 
     torch.set_num_threads(cfg.threads)
     out = Path(cfg.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "train_config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=2))
+    checkpoints = {side: out / name for side, name in CHECKPOINT_NAMES.items()}
+    present = {side: path.exists() or path.is_symlink() for side, path in checkpoints.items()}
+    if any(present.values()) and not all(present.values()):
+        missing = next(side for side, there in present.items() if not there)
+        other = "defence" if missing == "offence" else "offence"
+        raise CheckpointError(checkpoints[missing], f"missing, while {checkpoints[other].name} is there: a run resumes "
+                              f"from both checkpoints; restore it, or move {checkpoints[other].name} away to start "
+                              "fresh")
+    resumed = all(present.values())
     game_config = GameConfig.from_dict(cfg.game)
     started = time.perf_counter()
     summary: dict = {"out": str(out)}
@@ -259,19 +291,27 @@ def train(cfg: TrainConfig, log=print) -> dict:
     offence_pool = PoolOpponent(HeuristicAgent(), cfg.heuristic_share)  # opponents of the defence learner
     defence_pool = PoolOpponent(HeuristicAgent(), cfg.heuristic_share)  # opponents of the offence learner
     tensorboard = str(out / "tensorboard")
-    checkpoints = {side: out / f"{side}.zip" for side in ("offence", "defence")}
     envs = {"offence": _make_env("offence", defence_pool, cfg, game_config),
             "defence": _make_env("defence", offence_pool, cfg, game_config)}
     models = {}
-    resumed = all(p.exists() for p in checkpoints.values())
-    for side in ("offence", "defence"):
-        if resumed:
-            # the batch shape may differ from the saved run's: the rollout buffer is rebuilt for this one
-            models[side] = MaskablePPO.load(checkpoints[side], env=envs[side], device="cpu", n_steps=cfg.n_steps,
-                                            batch_size=cfg.batch_size, tensorboard_log=tensorboard)
-            log(f"resumed the {side} from {checkpoints[side]}")
-        else:
-            models[side] = _make_model(envs[side], cfg, tensorboard)
+    rounds_before = {"offence": 0, "defence": 0}  # self-play rounds each side finished in earlier runs
+    try:
+        for side in ("offence", "defence"):
+            if resumed:
+                # the batch shape may differ from the saved run's: the rollout buffer is built for this one
+                models[side], meta = _resume_model(checkpoints[side], side, envs[side], cfg, tensorboard, log)
+                rounds_before[side] = meta["progress"]["rounds"]
+                log(f"resumed the {side} from {checkpoints[side]} (round {rounds_before[side]}, "
+                    f"{models[side].num_timesteps:,} steps)")
+            else:
+                models[side] = _make_model(envs[side], cfg, tensorboard)
+    except BaseException:
+        for env in envs.values():
+            env.close()
+        raise
+    # written only once the checkpoints (if any) are accepted: a refused resume changes nothing in ``out``
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "train_config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=2))
 
     if not resumed and cfg.imitation_games:
         t0 = time.perf_counter()
@@ -294,14 +334,15 @@ def train(cfg: TrainConfig, log=print) -> dict:
         while rounds == 0 or time.perf_counter() < deadline:  # at least one round, however slow the start
             for side, pool in (("offence", offence_pool), ("defence", defence_pool)):
                 models[side].learn(cfg.round_steps, reset_num_timesteps=False, tb_log_name=side)
-                pool.add(snapshot_agent(models[side].policy, f"{side}-{rounds}"), cfg.pool_size)
-                models[side].save(checkpoints[side])
+                pool.add(snapshot_agent(models[side].policy, f"{side}-{rounds_before[side] + rounds}"), cfg.pool_size)
+                save_checkpoint(checkpoints[side], models[side], side, rounds=rounds_before[side] + rounds + 1)
             rounds += 1
             bar.n = min(bar.total, int(time.perf_counter() - started))
             bar.set_postfix(_figures(models, rounds))
             if not cfg.progress_bar:
                 log(" | ".join(f"{k} {v}" for k, v in _figures(models, rounds).items()))
     summary["rounds"] = rounds
+    summary["total_rounds"] = rounds_before["offence"] + rounds
     summary["train_seconds"] = time.perf_counter() - started
 
     bot = to_bot(models["offence"].policy, models["defence"].policy)
@@ -399,7 +440,11 @@ def main(argv=None):
                       imitation_games=args.imitation_games, eval_games=args.eval_games,
                       round_steps=args.round_steps, n_steps=args.n_steps, threads=args.threads,
                       heuristic_share=args.heuristic_share)
-    train(cfg)
+    try:
+        return train(cfg)
+    except CheckpointError as err:  # one line, no traceback: the file and why it is refused
+        print(f"train.selfplay: checkpoint refused: {err}", file=sys.stderr)
+        raise SystemExit(1) from None
 
 
 if __name__ == "__main__":
