@@ -149,6 +149,25 @@ def test_an_untrained_model_round_trips_with_an_empty_optimizer_state(env, tmp_p
     assert same_state(model.policy.state_dict(), loaded.policy.state_dict())
 
 
+def test_load_checkpoint_builds_through_the_given_function_only(trained, env, tmp_path):
+    _, data = trained
+    path = tmp_path / "offence.zip"
+    path.write_bytes(data)
+    seen = []
+
+    def build(hyperparameters):
+        seen.append(hyperparameters)
+        return _make_model(env, dataclasses.replace(CFG, **hyperparameters), None)
+
+    model, meta = load_checkpoint(path, "offence", build, [8])
+    assert seen == [meta["hyperparameters"]] and model.num_timesteps == 64
+    with pytest.raises(CheckpointError, match="checkpoint of the offence, not of the defence"):
+        load_checkpoint(path, "defence", build, [8])
+    assert len(seen) == 1  # refused before any model was built
+    with pytest.raises(ValueError, match="side must be"):
+        load_checkpoint(path, "kicker", build, [8])
+
+
 def test_a_checkpoint_keeps_its_hyperparameters_over_the_run_config(trained, env, tmp_path):
     _, data = trained
     path = rewrite(data, tmp_path / "offence.zip", meta=lambda m: m["hyperparameters"].update(gamma=0.5, seed=9))

@@ -129,12 +129,18 @@ def _optimizer_template(model) -> dict[int, dict[str, "object"]]:
 def _expected_tensors(model) -> dict[str, tuple[tuple[str, tuple[int, ...]], ...]]:
     """Member name -> (dtype name, shape) for every tensor a checkpoint of ``model`` holds, split into the
     policy's (always all present) and, per optimizer parameter, its state (all or none per checkpoint)."""
-    policy = {f"policy/{key}": (_dtype_name(t.dtype), tuple(t.shape)) for key, t in model.policy.state_dict().items()}
+    def spec(name, t):
+        if not _dtype_name(t.dtype):
+            raise ValueError(f"the model's tensor {name} has dtype {t.dtype}, which checkpoints do not hold")
+        return _dtype_name(t.dtype), tuple(t.shape)
+
+    policy = {f"policy/{key}": spec(key, t) for key, t in model.policy.state_dict().items()}
     names = _parameter_names(model)
     optimizer = {}
     for index, state in _optimizer_template(model).items():
         for key, t in state.items():
-            optimizer[f"optimizer/{names[index]}/{key}"] = (_dtype_name(t.dtype), tuple(t.shape))
+            name = f"optimizer/{names[index]}/{key}"
+            optimizer[name] = spec(name, t)
     return {"policy": policy, "optimizer": optimizer}
 
 
