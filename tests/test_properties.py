@@ -160,6 +160,108 @@ def test_random_play_keeps_invariants_and_every_game_ends(batch, steps, cap):
     assert games_ended >= batch * (steps // cap)
 
 
+# Small caps, so that truncation comes often and at every phase of a game.
+_SOAK_CONFIGS = {
+    "cap 5": g.GameConfig(max_steps=5),
+    "cap 23, no specials, 2 rolls a down": g.GameConfig(max_steps=23, specials=False, max_rolls_per_down=2),
+    "cap 60, paper kicks, target 3": g.GameConfig(max_steps=60, kick_mode="paper", paper_answer_chance=0.5,
+                                                  target_score=3),
+    "cap 200, target 7, short punts": g.GameConfig(max_steps=200, target_score=7, longest_punt=3,
+                                                   max_rolls_per_down=4),
+}
+
+
+def _tackle_leaning(legal, s, rng):
+    """A random legal action per game, a tackle (a move onto the enemy carrier) 4 times in 5 when one is
+    legal: tackles are what lead to fumbles and blind scrambles, the hardest positions to end a game in."""
+    from gridiron_env.core.actions import MOVE_BASE
+    from gridiron_env.core.geometry import NEIGHBOUR, N_DIRECTIONS, N_SLOTS
+
+    actions = random_legal(legal, rng)
+    team = np.maximum(s.to_act, 0).astype(np.intp)
+    target = NEIGHBOUR[team[:, None, None], np.maximum(s.player_square, 0)[:, :, None], np.arange(N_DIRECTIONS)]
+    moves = legal[:, MOVE_BASE:MOVE_BASE + N_SLOTS * N_DIRECTIONS].reshape(target.shape)
+    tackle = (moves & (target == s.ball_square[:, None, None]) & (s.ball_holder[:, None, None] >= 0)
+              ).reshape(len(actions), -1)
+    take = tackle.any(axis=1) & (rng.random(len(actions)) < 0.8)
+    actions[take] = MOVE_BASE + random_legal(tackle, rng)[take]
+    return actions
+
+
+def _new_games(n, config, rng):
+    """Fresh games, half of them with a random part of their step allowance already used, so that the
+    cap also falls in the middle of plays (``steps`` only counts toward the cap), and a third of them
+    starting with a drive 2 rows from the goal line, so that games are also won."""
+    s = g.init(n, seed=int(rng.integers(1 << 62)), config=config)
+    late = rng.random(n) < 0.5
+    s.steps[late] = rng.integers(0, config.max_steps, int(late.sum()))
+    near_goal = np.flatnonzero(rng.random(n) < 1 / 3)
+    if near_goal.size:  # team one attacks row 0: first-and-ten on row 5 (0-based 4)
+        g.core.engine.start_drive(s, near_goal, 0, 4, 8, config)
+        s.score[near_goal, 0] = config.target_score - 1  # a score ends the game (or gives a final drive)
+    return s
+
+
+@pytest.mark.parametrize("name", list(_SOAK_CONFIGS))
+def test_every_game_ends_valid(name):
+    """Every game that finishes, by a winner or by truncation at the step cap, is a valid finished game at
+    the step it finishes (check_invariants, the cached mask included), on the batched and the lone path.
+
+    Besides the games that end on their own in random play, every step is also played with every game at
+    its last allowed step (``steps`` = max_steps - 1), so the cap falls on every position the games pass
+    through, blind scrambles and Lead Blocker follows included; a lone game (a batch of one, core/lone.py)
+    truncated there must be bit for bit its row of the batched result."""
+    config = _SOAK_CONFIGS[name]
+    rng = np.random.default_rng(len(name))
+    batch = 48
+    s = _new_games(batch, config, rng)
+    ended = truncated_loose = lone_checked = capped_won = 0
+    for _ in range(160):
+        actions = _tackle_leaning(s.legal, s, rng)
+        live = ~(s.terminated | s.truncated)
+        at_cap = s.copy()
+        at_cap.steps[:] = config.max_steps - 1
+        capped = g.step(at_cap, actions, config=config)
+        check_invariants(capped, check_mask=True, config=config)
+        assert (capped.terminated | capped.truncated).all()
+        assert (capped.truncated == (live & ~capped.terminated) | s.truncated).all()
+        capped_won += int((capped.terminated & live).sum())
+        truncated_loose += int((capped.truncated & live & (capped.ball_holder < 0)
+                                & np.isin(s.phase, (g.core.state.PLAY, g.core.state.SCRAMBLE))).sum())
+        for i in np.flatnonzero(live)[:3]:  # the lone path on the same positions
+            lone = g.step(at_cap.take(i), actions[i:i + 1], config=config)
+            assert lone.equals(capped.take(i)), f"game {i}: the lone path ended the game otherwise"
+            lone_checked += 1
+
+        new = g.step(s, actions, config=config)
+        finished = np.flatnonzero((new.terminated | new.truncated) & live)
+        if finished.size:
+            check_invariants(new.take(finished), check_mask=True, config=config)
+            ended += finished.size
+        s = new
+        done = np.flatnonzero(s.terminated | s.truncated)
+        if done.size:
+            s.put(done, _new_games(done.size, config, rng))
+    assert ended > 0 and lone_checked > 0 and capped_won > 0
+    assert truncated_loose > 0, "the cap never fell on a loose ball: the test did not reach a scramble"
+
+
+def test_every_lone_game_ends_valid():
+    """Lone games (a batch of one: the plain-Python path) played to their end again and again with small
+    caps: each is a valid finished game at the step it finishes."""
+    endings = {"terminated": 0, "truncated": 0}
+    for k, config in enumerate(_SOAK_CONFIGS.values()):
+        rng = np.random.default_rng(100 + k)
+        s = _new_games(1, config, rng)
+        for _ in range(700):
+            s = g.step(s, _tackle_leaning(s.legal, s, rng), config=config)
+            if s.terminated[0] or s.truncated[0]:
+                check_invariants(s, check_mask=True, config=config)
+                endings["terminated" if s.terminated[0] else "truncated"] += 1
+                s = _new_games(1, config, rng)
+    assert endings["terminated"] > 0 and endings["truncated"] > 0, endings
+
+
 def test_diagram_round_trips_a_defender_carrying_the_ball():
     text = """gridiron diagram v1
 phase: play

@@ -50,17 +50,23 @@ LATERAL_CATCH_PAST_LOS = Fraction(19, 20)  # ruling 18, otherwise
 _SIDES = 6
 
 
-def _check_count(value, name: str, minimum: int = 0) -> int:
+# The most dice a completion chance is worked out for: far past any board (offence at most 7 dice,
+# defence at most 36), and it keeps the exact fractions (and their cache) small.
+MAX_DICE = 100
+
+
+def _check_count(value, name: str, minimum: int = 0, maximum: int | None = None) -> int:
     """Return ``value`` as an int, or raise ValueError naming ``name``.
 
     bool is refused although it is an int subclass: ``True`` as a dice count is always a bug.
     numpy integers are accepted because the engine indexes numpy arrays.
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
+    allowed = f"an int from {minimum} to {maximum}" if maximum is not None else f"an int >= {minimum}"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be {allowed}, got {value!r} ({type(value).__name__})")
     value = int(value)
-    if value < minimum:
-        raise ValueError(f"{name} must be an int >= {minimum}, got {value}")
+    if value < minimum or (maximum is not None and value > maximum):
+        raise ValueError(f"{name} must be {allowed}, got {value}")
     return value
 
 
@@ -79,7 +85,7 @@ def _max_is(n: int, k: int) -> Fraction:
     return _max_at_most(n, k) - _max_at_most(n, k - 1)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=4096)
 def _completion_exact(offence_dice: int, defence_dice: int) -> Fraction:
     if offence_dice == 0 or defence_dice == 0:
         # No defender within 3 squares (offence 0), or nobody contests (defence 0): certain.
@@ -96,10 +102,11 @@ def completion_chance_exact(offence_dice: int, defence_dice: int) -> Fraction:
 
     ``offence_dice``: dice the offence rolls (0 = no defender within 3 squares, an automatic catch).
     ``defence_dice``: dice the defence rolls (0 with offence dice = uncontested, also certain).
+    Each is an int from 0 to MAX_DICE (100); anything else raises ValueError naming it.
     Highest single die wins; ties are rolled again.
     """
-    o = _check_count(offence_dice, "offence_dice")
-    d = _check_count(defence_dice, "defence_dice")
+    o = _check_count(offence_dice, "offence_dice", maximum=MAX_DICE)
+    d = _check_count(defence_dice, "defence_dice", maximum=MAX_DICE)
     return _completion_exact(o, d)
 
 
