@@ -378,3 +378,155 @@ def test_level_sets_the_bots_temperature(tmp_path, monkeypatch):
     code = play.main(["--opponent", f"bot:{bot_file}", "--level", "easy", "--seed", "1", "--target", "3"],
                      input_fn=lambda prompt="": "quit", print_fn=out.append)
     assert code == 0 and seen["temperature"] == LEVELS["easy"]
+
+
+# ------------------------------------------------------------------------------------------ the terminal
+# Real subprocesses (``python -m agents.play``) against the terminal's failure modes: each ends with one
+# clear line where a stream exists to take it and an exit code, never a traceback.
+
+QUICK = ["--opponent", "random", "--seed", "1", "--target", "3", "--no-specials"]
+WATCH = ["--watch", "--opponent", "random", "--player", "random", "--seed", "2", "--target", "3"]
+
+
+def shell(command: str, stdin=None, env=None, timeout=120) -> subprocess.CompletedProcess:
+    """``python -m agents.play`` run by bash with ``command`` as its arguments and redirections."""
+    import os
+    import shlex
+
+    full = f"set -o pipefail; {shlex.quote(sys.executable)} -m agents.play {command}"
+    environment = dict(os.environ, **(env or {}))
+    return subprocess.run(["bash", "-c", full], input=stdin, capture_output=True, cwd=ROOT, env=environment,
+                          timeout=timeout)
+
+
+def no_traceback(proc) -> str:
+    err = proc.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    return err
+
+
+def test_stdin_closed_is_the_end_of_input():
+    proc = shell(" ".join(QUICK) + " 0<&-")
+    no_traceback(proc)
+    assert proc.returncode == 0
+    assert b"End of input: the game stops here." in proc.stdout
+
+
+def test_watching_needs_no_stdin():
+    proc = shell(" ".join(WATCH) + " 0<&-")
+    no_traceback(proc)
+    assert proc.returncode == 0 and b"Final score" in proc.stdout
+
+
+@pytest.mark.parametrize("args", [QUICK, WATCH], ids=["play", "watch"])
+def test_stdout_closed_is_one_line_on_stderr(args):
+    proc = shell(" ".join(args) + " >&- </dev/null")
+    err = no_traceback(proc)
+    assert proc.returncode == play.EXIT_OUTPUT_ERROR == 74
+    assert err.strip().splitlines() == ["gridiron-play: standard output is closed: there is nowhere to show the game"]
+
+
+def test_a_broken_pipe_is_one_line_and_exit_141():
+    proc = shell(" ".join(WATCH).replace("--target 3", "--target 21") + " | head -c 200 > /dev/null")
+    err = no_traceback(proc)
+    assert proc.returncode == play.EXIT_BROKEN_PIPE == 141
+    assert err.strip().splitlines() == ["gridiron-play: the output pipe was closed: the game stops here"]
+
+
+def test_a_full_disk_is_one_line():
+    proc = shell(" ".join(WATCH) + " > /dev/full")
+    err = no_traceback(proc)
+    assert proc.returncode == play.EXIT_OUTPUT_ERROR
+    assert len(err.strip().splitlines()) == 1 and "cannot write the game out" in err
+
+
+@pytest.mark.parametrize("encoding", ["ascii:strict", "utf-8:strict"])
+def test_undecodable_input_under_a_strict_locale_is_answered(encoding):
+    proc = shell(" ".join(QUICK), stdin=b"\xff\n\xfe\x801\nmove qb n\xff\n\xc3\n",
+                 env={"LC_ALL": "C", "LANG": "C", "PYTHONIOENCODING": encoding})
+    no_traceback(proc)
+    assert proc.returncode == 0
+    out = proc.stdout.decode("utf-8", "replace")
+    assert out.count("unknown action") == 4  # each bad line answered, then asked again
+    assert "End of input: the game stops here." in out
+
+
+@pytest.mark.parametrize("answers", [0, 1, 5, 25])
+def test_end_of_input_at_any_prompt(answers):
+    proc = shell(" ".join(QUICK), stdin=b"1\n" * answers)
+    no_traceback(proc)
+    out = proc.stdout.decode()
+    assert proc.returncode == 0
+    assert out.count("team one> ") == answers + 1  # every answer taken, then the prompt that met the end
+    assert "End of input: the game stops here." in out and "Game over early." in out
+
+
+def _interrupt_when(args, ready: bytes) -> tuple[int, bytes, str]:
+    """Start the game, wait until ``ready`` is shown, send SIGINT; (exit code, stdout, stderr)."""
+    import os
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "agents.play", *args], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    os.set_blocking(proc.stdout.fileno(), False)
+    shown, deadline = b"", time.monotonic() + 60
+    while ready not in shown and time.monotonic() < deadline and proc.poll() is None:
+        shown += proc.stdout.read() or b""
+        time.sleep(0.02)
+    assert ready in shown, shown[-500:]
+    proc.send_signal(signal.SIGINT)
+    os.set_blocking(proc.stdout.fileno(), True)
+    out, err = proc.communicate(timeout=60)
+    return proc.returncode, shown + out, err.decode()
+
+
+def test_ctrl_c_at_a_prompt():
+    code, out, err = _interrupt_when(QUICK, b"team one> ")
+    assert "Traceback" not in err, err
+    assert code == play.EXIT_INTERRUPTED == 130
+    assert b"Interrupted: the game stops here." in out
+
+
+def test_ctrl_c_while_watching():
+    code, out, err = _interrupt_when(WATCH + ["--delay", "30"], b"(lanes)")
+    assert "Traceback" not in err, err
+    assert code == 130 and b"Interrupted: the game stops here." in out
+
+
+def test_errors_go_to_stderr_and_nothing_to_stdout(tmp_path):
+    proc = shell("--seed -1 </dev/null")
+    err = no_traceback(proc)
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert err.startswith("usage: gridiron-play") and "gridiron-play: error: argument --seed" in err
+    proc = shell(f"--opponent bot:{tmp_path}/missing.npz </dev/null")
+    err = no_traceback(proc)
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert err.strip().splitlines() == [f"gridiron-play: error: no bot file at {tmp_path}/missing.npz"]
+
+
+# ------------------------------------------------------------------------------------------ seeds
+
+@pytest.mark.parametrize("seed", [2**63 - 1, 2**63, 9223372036854775808 + 12345, 2**64 - 1])
+def test_any_seed_up_to_2_64_minus_1_plays(tmp_path, seed):
+    """Seeds past the int64 range play (the bot sampling from its per-game stream too), the same seed
+    gives the same game, and it is a different game from seed 0's."""
+    bot = str(tiny_bot_file(tmp_path / "b.npz"))
+    args = ["--watch", "--opponent", f"bot:{bot}", "--player", "random", "--target", "1", "--temperature", "1"]
+    runs = []
+    for s in (seed, seed, 0):
+        t = Terminal(then=None)
+        assert run([*args, "--seed", str(s)], t) == 0, t.text[-500:]
+        runs.append(t.text)
+    assert f"seed {seed}." in runs[0]
+    assert runs[0] == runs[1]
+    assert runs[0].replace(f"seed {seed}.", "") != runs[2].replace("seed 0.", "")
+
+
+@pytest.mark.parametrize("seed", ["-1", str(2**64), str(10**30), "-9223372036854775809"])
+def test_seeds_outside_0_to_2_64_minus_1_get_an_argparse_error(seed):
+    t = Terminal(then=None)
+    assert run(["--seed", seed], t) == 2
+    assert t.text.startswith("usage: gridiron-play")
+    assert f"gridiron-play: error: argument --seed: must be from 0 to 2**64 - 1 = {2**64 - 1}, got {seed}" in t.text
+    assert t.prompts == []
