@@ -15,7 +15,7 @@ Options:
 - ``--team one|two|random``: the team you play (team one is shown in UPPER case and attacks up the board).
 - ``--watch``: no human: ``--player SPEC`` (default: the same kind as the opponent) takes your seat;
   ``--delay SECONDS`` pauses after every action (default 0).
-- ``--seed N`` (default: a random seed, printed so a game can be replayed), ``--target N`` (points that win,
+- ``--seed N`` (0 to 2**64 - 1; default: a random seed, printed so a game can be replayed), ``--target N`` (points that win,
   default 21), ``--no-specials`` (no special players), ``--offence-up`` (turn the board a half turn while
   team two is on offence, so the offence always attacks up).
 
@@ -24,7 +24,12 @@ player, each throw with its price: handoff, lateral, or forward pass with the di
 exact completion chance). Answer with a number from the list or an action name (case and spaces do not
 matter: ``move qb n``, ``throw z``, ``punt 9``, ``formation shotgun``; the last words alone do when they
 name one legal action: ``qb n``, ``shotgun``). Commands: ``?``/``help``, ``board``, ``list``, ``quit``.
-Bad input is answered and asked again; the end of input ends the game politely.
+Bad input is answered and asked again (bytes the locale cannot decode too); the end of input ends the game
+politely.
+
+Exit status: 0 the game ended or was stopped (``quit``, the end of input, stdin closed), 1 an agent broke a
+rule, 2 bad options or an unusable bot file (one line on stderr), 130 Ctrl-C, 141 the output pipe was
+closed (``| head``), 74 the output could not be written (stdout closed, a full disk); never a traceback.
 
 The engine is driven directly (``gridiron_env.core``); the opponent is any agent of :mod:`agents.base`.
 The human sees only what a player may see: during the specials pick the other team's choice stays secret
