@@ -493,8 +493,8 @@ def from_diagram(text: str, config: GameConfig | None = None) -> State:
             bad("ball", f"the board's '*' (line {star[1]}) is not the visible loose ball of this line")
     elif carrier_mark is not None:
         holder = carrier_mark[0]
-    if holder < 0 and star is not None:
-        if ball[0] == "carrier":
+    if star is not None:
+        if holder >= 0:
             bad("ball", f"the ball has a carrier but the board shows a loose ball '*' (line {star[1]})")
         ball_square = star[0]
     if holder >= 0:
@@ -650,11 +650,9 @@ def from_diagram(text: str, config: GameConfig | None = None) -> State:
         recompute_legal(s, config)
         problems = find_violations(s)
     except Exception as err:  # a position the checks above let through but the engine cannot read
-        _fail(f"diagram line {lines_of.get('phase', 1)} ('phase'): the engine cannot play this position "
-              f"({type(err).__name__}: {str(err)[:200]})")
+        bad("phase", f"the engine cannot play this position ({type(err).__name__}: {str(err)[:200]})")
     if problems:
-        _fail(f"diagram line {lines_of.get('phase', 1)} ('phase'): the position breaks the engine's invariants: "
-              + "; ".join(m for _, m in problems[:5]))
+        bad("phase", "the position breaks the engine's invariants: " + "; ".join(m for _, m in problems[:5]))
     if phase == KICK_DECISION and not (s.legal[0, FIELD_GOAL] or s.legal[0, PUNT_BASE]):
         bad("down", "the kick_decision phase comes only with a field goal in range or on 4th down")
     return s

@@ -27,8 +27,8 @@ def position(text: str, park=(30, 28), config: GameConfig | None = None) -> Stat
         raise ValueError("a scenario needs a board: section")
     present, used_rows = set(), set()
     for line in board.splitlines():
-        if "|" in line:
-            label, _, cells = line.partition("|")
+        label, bar, cells = line.partition("|")
+        if bar and label.strip().isdecimal():  # (anything else is left for from_diagram to name)
             used_rows.add(int(label))
             present.update(c.rstrip("@") for c in cells.split() if c not in (".", "*"))
     parking = []
