@@ -115,7 +115,10 @@ def batch_actions(actions, n: int):
 
 
 def illegal_entry(state, game: int, given) -> dict:
-    """The ``{"action", "name", "reason"}`` of an illegal action ``given`` (as passed) in ``game``."""
+    """The ``{"action", "name", "reason"}`` of an illegal action ``given`` (as passed; a numpy scalar as
+    its Python value) in ``game``."""
+    if isinstance(given, np.generic):
+        given = given.item()
     if is_action_int(given):
         a = int(given)
         return {"action": a, "name": action_name(a) if 0 <= a < NUM_ACTIONS else None,

@@ -72,9 +72,8 @@ class SB3VecEnv(VecEnv):
         return obs
 
     def step_async(self, actions) -> None:
-        actions = np.asarray(actions)
-        if actions.shape == (self.num_envs, 1):  # a column of actions, as some SB3 code paths hold them
-            actions = actions.reshape(self.num_envs)
+        if isinstance(actions, np.ndarray) and actions.shape == (self.num_envs, 1):
+            actions = actions.reshape(self.num_envs)  # a column of actions, as some SB3 code paths hold them
         # checked here (not cast): a bool or float array must not become ids; the vector env sorts them out
         batch_actions(actions, self.num_envs)
         self._actions = actions
