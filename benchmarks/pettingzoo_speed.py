@@ -7,7 +7,7 @@ Rows (every one plays uniformly random legal actions, restarting finished games)
 - ``engine batch 1``: ``core.step`` on a batch of one (the mask read included), no observation;
 - ``engine + observe``: the same plus the ``features`` encoder once per step (what any env must add);
 - ``raw_env``: ``last()`` (observation + mask of the agent to act) then ``step(action)``;
-- ``env`` (wrapped): the same through PettingZoo's AssertOutOfBounds and OrderEnforcing wrappers;
+- ``env`` (wrapped): the same through PettingZoo's OrderEnforcing wrapper;
 - ``connect_four_v3``: PettingZoo's own classic game, the same loop, for scale;
 - ``SelfPlayBatch N``: game-steps per second (N x batch steps / s) of the batched two-team env, autoreset on.
 
