@@ -749,6 +749,24 @@ def test_onnx_with_the_wrong_signature_is_refused_at_load(tmp_path, name, kwargs
     onnx_refused(path, match)
 
 
+def test_an_onnx_bot_of_the_earlier_observation_layout_reads_the_prefix(tmp_path, positions):
+    pytest.importorskip("onnxruntime")
+    from gridiron_env.core.observe import FEATURE_LAYOUT_SIZES
+    from train.export import OnnxBot
+
+    obs, masks = positions
+    for width in FEATURE_LAYOUT_SIZES:
+        path = tmp_path / f"layout_{width}.onnx"
+        path.write_bytes(onnx_bot_bytes(features=width))
+        runtime = OnnxBot(path)
+        actions, logits = runtime.run(obs, masks)
+        assert runtime.features_size == width and masks[np.arange(len(obs)), actions].all()
+        if width < FEATURES_SIZE:
+            np.testing.assert_array_equal(logits, runtime.run(obs[:, :width], masks)[1])
+    path.write_bytes(onnx_bot_bytes(features=FEATURE_LAYOUT_SIZES[0] + 1))
+    onnx_refused(path, "'observation'")
+
+
 def test_malformed_onnx_files(tmp_path):
     pytest.importorskip("onnxruntime")
     good = onnx_bot_bytes()

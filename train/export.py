@@ -15,7 +15,7 @@ import numpy as np
 
 from agents.bot import MASKED_LOGIT, Bot, BotFileError, short_reason, read_bot_file
 from gridiron_env.core.actions import NUM_ACTIONS
-from gridiron_env.core.observe import FEATURE_LAYOUT, FEATURES_SIZE
+from gridiron_env.core.observe import FEATURE_LAYOUT, FEATURE_LAYOUT_SIZES, FEATURES_SIZE
 
 ON_OFFENCE_INDEX = FEATURE_LAYOUT["on_offence"][0].start
 
@@ -125,6 +125,11 @@ class OnnxBot:
                          [(o.name, o.type, o.shape) for o in self.session.get_outputs()])
         except Exception as err:  # noqa: BLE001 - see above
             raise BotFileError(f"{self.name} is not a loadable ONNX bot: {short_reason(err)}") from None
+        if features_size is None:  # a bot of an earlier observation layout (a prefix of this one) fits too
+            declared = signature[0][0][2] if signature[0] and signature[0][0][0] == "observation" else None
+            width = declared[1] if declared is not None and len(declared) == 2 else None
+            if width in FEATURE_LAYOUT_SIZES:
+                self.features_size = width
         self._check_signature(*signature)
         self._probe()
 
@@ -157,6 +162,9 @@ class OnnxBot:
         action is not legal."""
         observation = np.asarray(observation, dtype=np.float32)
         action_mask = np.asarray(action_mask, dtype=np.float32)
+        if (observation.ndim == 2 and observation.shape[1] > self.features_size
+                and {observation.shape[1], self.features_size} <= set(FEATURE_LAYOUT_SIZES)):
+            observation = observation[:, :self.features_size]  # a later layout: this bot's is its prefix
         try:
             action, logits = self.session.run(None, {"observation": observation, "action_mask": action_mask})
         except Exception as err:  # noqa: BLE001 - onnxruntime's error types, as in __init__
