@@ -71,18 +71,20 @@ class BotFileError(ValueError):
 @dataclass(frozen=True)
 class Field:
     """One kind of array a bot file holds: the keys it covers (a regular expression), the numpy dtype kinds
-    and the rank it must have, and the allowed values (``low``..``high`` for an integer, ``choices`` for a
-    text; a float array must be finite). ``required``: every file holds it (layer arrays are required
-    per layer, by ``{net}_layers``)."""
+    and the rank it must have (``shape``: the exact length of each dimension, None for any), and the
+    allowed values (``low``..``high`` for a number, every element of a float array; ``choices`` for a
+    text; a float array must be finite). ``required``: every file holds it (layer arrays are required per
+    layer, by ``{net}_layers``). An optional field that is not a layer is kept in ``Bot.metadata``."""
 
     key: str
     kinds: str  # "U" text, "iu" integer, "f" float
     ndim: int
     what: str
-    low: int | None = None
-    high: int | None = None
+    low: float | None = None
+    high: float | None = None
     choices: tuple[str, ...] | None = None
     required: bool = True
+    shape: tuple[int | None, ...] | None = None
 
     def matches(self, key: str) -> bool:
         return re.fullmatch(self.key, key) is not None
@@ -90,7 +92,8 @@ class Field:
 
 _LAYER = r"(offence|defence)_{}(0|[1-9][0-9]?)"
 # The one table of what a bot file may hold. A later field (e.g. per-level temperatures) is one more row,
-# ``required=False`` so that older files still load; the loader checks dtype, rank and range from here.
+# ``required=False`` so that older files still load, e.g. ``Field("level_temperatures", "f", 1, "...",
+# low=0.0, high=100.0, required=False, shape=(3,))``; the loader checks dtype, shape and range from here.
 FIELDS: tuple[Field, ...] = (
     Field("format", "U", 0, "the format name", choices=(FORMAT,)),
     Field("features_size", "iu", 0, "the observation length", low=1, high=MAX_SIZE),
@@ -237,6 +240,9 @@ def _read_array(blob: bytes, name: str, key: str, field: Field):
     if len(shape) != field.ndim or any(n < 1 for n in shape):
         raise BotFileError(f"{where} has shape {shape}; it must have {field.ndim} dimension"
                            f"{'' if field.ndim == 1 else 's'}" + (", each at least 1" if field.ndim else ""))
+    if field.shape is not None and any(want is not None and n != want for n, want in zip(shape, field.shape)):
+        wanted = tuple("any" if want is None else want for want in field.shape)
+        raise BotFileError(f"{where} has shape {shape}; it must have shape {wanted}")
     if dtype.kind == "U" and dtype.itemsize > 4 * _MAX_TEXT:
         raise BotFileError(f"{where} is a text of {dtype.itemsize // 4} characters; at most {_MAX_TEXT}")
     size = math.prod(shape) * dtype.itemsize
@@ -251,12 +257,16 @@ def _read_array(blob: bytes, name: str, key: str, field: Field):
             array = array.astype(np.float32)  # a copy; a float64 weight beyond float32 becomes inf: refused
         if not np.isfinite(array).all():
             raise BotFileError(f"{where} holds non-finite values (nan or inf, or beyond float32)")
+        low, high = array.min(), array.max()
+        if (field.low is not None and low < field.low) or (field.high is not None and high > field.high):
+            raise BotFileError(f"{where} holds values from {low:g} to {high:g}; they must lie "
+                               f"from {field.low} to {field.high}")
         return array
     value = int(array[()]) if dtype.kind in "iu" else str(array[()])
     if field.choices is not None and value not in field.choices:
         shown = display_name(value)
         raise BotFileError(f"{where} is {shown[:80]!r}; it must be " + " or ".join(map(repr, field.choices)))
-    if field.low is not None and not field.low <= value <= field.high:
+    if (field.low is not None and value < field.low) or (field.high is not None and value > field.high):
         raise BotFileError(f"{where} is {value}; it must be from {field.low} to {field.high}")
     return value
 
@@ -265,7 +275,8 @@ class Bot:
     """Two MLPs (offence, defence) over the features observation. Pure numpy."""
 
     def __init__(self, offence: list[tuple[np.ndarray, np.ndarray]], defence: list[tuple[np.ndarray, np.ndarray]],
-                 activation: str, on_offence_index: int, features_size: int, num_actions: int):
+                 activation: str, on_offence_index: int, features_size: int, num_actions: int,
+                 metadata: dict | None = None):
         if activation not in _ACTIVATIONS:
             raise BotFileError(f"activation must be one of {sorted(_ACTIVATIONS)}, got {activation!r}")
         if not 0 <= int(on_offence_index) < int(features_size):
@@ -279,6 +290,8 @@ class Bot:
         self.on_offence_index = int(on_offence_index)
         self.features_size = int(features_size)
         self.num_actions = int(num_actions)
+        # optional fields of the file (FIELDS rows with required=False that are not layers), saved back
+        self.metadata = dict(metadata or {})
 
     # --- files -----------------------------------------------------------------------------------------
 
@@ -295,6 +308,8 @@ class Bot:
             for i, (w, b) in enumerate(layers):
                 arrays[f"{name}_w{i}"] = w
                 arrays[f"{name}_b{i}"] = b
+        for key, value in self.metadata.items():
+            arrays[key] = np.asarray(value)
         np.savez_compressed(path, **arrays)
 
     @classmethod
@@ -337,9 +352,11 @@ class Bot:
         if on_offence_index is not None and arrays["on_offence_index"] != on_offence_index:
             raise BotFileError(f"{name} selects its net by feature {arrays['on_offence_index']}; this game's "
                                f"on_offence feature is {on_offence_index}")
+        metadata = {k: v for k, v in arrays.items() if not field_for(k).required
+                    and not re.fullmatch(_LAYER.format("[wb]"), k)}
         try:
             return cls(layers["offence"], layers["defence"], arrays["activation"], arrays["on_offence_index"],
-                       arrays["features_size"], arrays["num_actions"])
+                       arrays["features_size"], arrays["num_actions"], metadata=metadata)
         except BotFileError as err:
             raise BotFileError(f"{name}: {err}") from None
 
