@@ -33,7 +33,6 @@ import stat
 import warnings
 import zipfile
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 

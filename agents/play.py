@@ -15,9 +15,9 @@ Options:
 - ``--team one|two|random``: the team you play (team one is shown in UPPER case and attacks up the board).
 - ``--watch``: no human: ``--player SPEC`` (default: the same kind as the opponent) takes your seat;
   ``--delay SECONDS`` pauses after every action (default 0).
-- ``--seed N`` (0 to 2**64 - 1; default: a random seed, printed so a game can be replayed), ``--target N`` (points that win,
-  default 21), ``--no-specials`` (no special players), ``--offence-up`` (turn the board a half turn while
-  team two is on offence, so the offence always attacks up).
+- ``--seed N`` (0 to 2**64 - 1; default: a random seed, printed so a game can be replayed), ``--target N``
+  (points that win, default 21), ``--no-specials`` (no special players), ``--offence-up`` (turn the board a
+  half turn while team two is on offence, so the offence always attacks up).
 
 On your turn the board is shown with a numbered list of your legal actions, grouped (one line of moves per
 player, each throw with its price: handoff, lateral, or forward pass with the dice on each side and the

@@ -153,7 +153,8 @@ def test_shipped_bot_loads_and_acts_exactly_as_its_arrays_say():
         z -= z.max(axis=1, keepdims=True)
         p = np.exp(z) * masks
         p /= p.sum(axis=1, keepdims=True)
-        np.testing.assert_array_equal(bot.act(obs, masks, temperature, uniforms=u), (p.cumsum(1) > u[:, None]).argmax(1))
+        expected = (p.cumsum(1) > u[:, None]).argmax(1)
+        np.testing.assert_array_equal(bot.act(obs, masks, temperature, uniforms=u), expected)
 
 
 # ------------------------------------------------------------------------------------------ bytes

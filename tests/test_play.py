@@ -440,7 +440,7 @@ def test_a_full_disk_is_one_line():
     assert len(err.strip().splitlines()) == 1 and "cannot write the game out" in err
 
 
-@pytest.mark.parametrize("encoding", ["ascii:strict", "utf-8:strict"])
+@pytest.mark.parametrize("encoding", ["ascii:strict", "utf-8:strict", ":strict"])
 def test_undecodable_input_under_a_strict_locale_is_answered(encoding):
     proc = shell(" ".join(QUICK), stdin=b"\xff\n\xfe\x801\nmove qb n\xff\n\xc3\n",
                  env={"LC_ALL": "C", "LANG": "C", "PYTHONIOENCODING": encoding})

@@ -9,11 +9,9 @@ the net chosen by each row's ``on_offence`` feature).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
-from agents.bot import MASKED_LOGIT, Bot, BotFileError, short_reason, read_bot_file
+from agents.bot import MASKED_LOGIT, Bot, BotFileError, read_bot_file, short_reason
 from gridiron_env.core.actions import NUM_ACTIONS
 from gridiron_env.core.observe import FEATURE_LAYOUT, FEATURE_LAYOUT_SIZES, FEATURES_SIZE
 
