@@ -1,0 +1,145 @@
+"""Agents for Table Football, in the agent protocol of ``agents/base.py`` (name, reset(seeds),
+act(state, config, games)), and a match runner.
+
+- ``OptimalAgent``: the exact solver's policy (``solve.py``), deterministic.
+- ``RandomAgent``: a uniformly random legal action from one counter-based stream per game.
+- ``FixedAgent``: a simple stationary rule: run, but on the last down kick a field goal when it is at
+  least ``kick_chance`` likely to be good, else punt; decline every other decision.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.base import GameStreams, pick_uniform_legal
+
+from . import actions as A
+from .config import TableFootballConfig
+from .engine import init, step
+from .state import DRAW, CHOOSE, State
+
+_SALT = 0x7AB1_EF00_7BA1_0001
+
+
+class OptimalAgent:
+    """Plays the exact solution of its config (solved on first use, or given)."""
+
+    name = "optimal"
+
+    def __init__(self, config: TableFootballConfig | None = None, solution=None):
+        self.config = config
+        self.solution = solution
+
+    def reset(self, seeds) -> None:  # deterministic: nothing to key
+        pass
+
+    def _solution(self, config):
+        config = config or self.config or TableFootballConfig()
+        if self.solution is None or self.solution.config.replace(max_plays=1) != config.replace(max_plays=1):
+            from .solve import solve
+
+            self.solution = solve(config)
+        return self.solution
+
+    def act(self, state: State, config: TableFootballConfig | None = None, games=None) -> np.ndarray:
+        sol = self._solution(config)
+        actions = np.zeros(state.batch_size, dtype=np.int64)
+        games = np.arange(state.batch_size) if games is None else np.asarray(games, dtype=np.int64)
+        if games.size:
+            actions[games] = np.maximum(sol.policy(state.take(games)), 0)
+        return actions
+
+
+class RandomAgent:
+    """Uniform over the legal actions; game g's choice at its step t comes from its own stream."""
+
+    name = "random"
+
+    def __init__(self):
+        self.streams = GameStreams()
+
+    def reset(self, seeds) -> None:
+        self.streams.reset(seeds, _SALT)
+
+    def act(self, state: State, config=None, games=None) -> np.ndarray:
+        self.streams.ensure(state.batch_size, _SALT)
+        games = np.arange(state.batch_size) if games is None else np.asarray(games, dtype=np.int64)
+        actions = np.zeros(state.batch_size, dtype=np.int64)
+        if games.size:
+            unit = self.streams.uniform(games, state.steps[games])
+            actions[games] = pick_uniform_legal(state.legal[games], unit)
+        return actions
+
+
+class FixedAgent:
+    """Run; on the last down a field goal if its chance is at least ``kick_chance``, else a punt; decline
+    every recovery, out-of-bounds and time-out decision. Stationary and deterministic."""
+
+    def __init__(self, kick_chance: float = 0.5):
+        if not (0 <= kick_chance <= 1):
+            raise ValueError(f"kick_chance must be in [0, 1], got {kick_chance!r}")
+        self.kick_chance = kick_chance
+        self.name = f"fixed(kick>={kick_chance:g})"
+
+    def reset(self, seeds) -> None:
+        pass
+
+    def act(self, state: State, config: TableFootballConfig | None = None, games=None) -> np.ndarray:
+        config = config or TableFootballConfig()
+        pos = state.position.astype(np.int64)
+        good_faces = np.clip(7 - np.ceil((100 - pos) / 10), 0, 6)
+        last = state.down >= config.downs
+        kick = np.where(good_faces / 6 >= self.kick_chance, A.FIELD_GOAL, A.PUNT)
+        choose = np.where(last, kick, A.RUN_PLAY)
+        return np.where(state.phase == CHOOSE, choose, A.DECLINE).astype(np.int64)
+
+
+@dataclass
+class MatchResult:
+    """Per game: the team agent A played, the winner (-1 none, 2 draw), the final score, truncation."""
+
+    a_team: np.ndarray
+    opener: np.ndarray
+    winner: np.ndarray
+    score: np.ndarray
+    truncated: np.ndarray
+    seconds: float
+
+    @property
+    def a_points(self) -> np.ndarray:
+        """1 for an A win, 1/2 for a draw, 0 otherwise (truncated games count 1/2 too)."""
+        return np.where(self.winner == self.a_team, 1.0, np.where((self.winner == DRAW) | (self.winner < 0), 0.5, 0.0))
+
+    @property
+    def a_rate(self) -> float:
+        return float(self.a_points.mean())
+
+
+def play_games(agent_a, agent_b, n_games: int, seed: int = 0, config: TableFootballConfig | None = None,
+               a_team=None) -> MatchResult:
+    """Play ``n_games`` full games of A against B in one batch: game i is seeded ``seed + i``; A plays
+    team ``a_team[i]`` (default alternating 0, 1, ...)."""
+    config = config or TableFootballConfig()
+    a_team = (np.arange(n_games) % 2) if a_team is None else np.asarray(a_team, dtype=np.int64)
+    start = time.perf_counter()
+    seeds = seed + np.arange(n_games, dtype=np.int64)
+    agent_a.reset(seeds)
+    agent_b.reset(seeds)
+    state = init(n_games, seed=seed, config=config)
+    while True:
+        live = ~(state.terminated | state.truncated)
+        if not live.any():
+            break
+        actions = np.zeros(n_games, dtype=np.int64)
+        a_turn = live & (state.to_act == a_team)
+        for agent, turn in ((agent_a, a_turn), (agent_b, live & ~a_turn)):
+            games = np.flatnonzero(turn)
+            if games.size:
+                actions[games] = np.asarray(agent.act(state, config, games))[games]
+        state = step(state, actions, config, reuse_input=True)
+    return MatchResult(a_team=a_team, opener=state.opener.astype(np.int64), winner=state.winner.astype(np.int64),
+                       score=state.score.astype(np.int64), truncated=state.truncated.copy(),
+                       seconds=time.perf_counter() - start)

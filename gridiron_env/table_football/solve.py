@@ -1,0 +1,328 @@
+"""The exact solver of Table Football (ruling 17): optimal play and exact win probabilities.
+
+``solve(config) -> Solution``. Every probability is a win probability with a draw counted 1/2.
+
+- Basic game (``clock=False``): states (score of the team on offence, score of the other, node); values
+  are the fixed point of the Bellman equations, level by level of the total score, by policy iteration
+  with exact sparse solves (``solve_basic``). The game can loop without a score; the fixed point is exact.
+- Clock version (``clock=True``): backward induction over the boxes (``solve_clock``); the score difference
+  is capped at ``diff_cap`` points (a difference beyond it counts as the cap).
+
+The engine's cap on plays is ignored (a truncated game is valued as if it went on). ``Solution.value``
+is the win probability of the team with the ball (``state.offence``) in every phase, also when the
+other team is to decide; ``value_for(state, team)`` of any team; ``action_values`` of the team to act;
+``policy`` the optimal action of the team to act (-1 in finished games).
+
+``python -m gridiron_env.table_football.solve`` prints the summary table of both versions and saves the
+solutions (npz, no pickles, validated on load).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from . import actions as A
+from .config import TableFootballConfig
+from .model import build_model
+from .state import CHOOSE, DRAW, RECOVERY, State
+
+FORMAT = "table-football-solution-v1"
+
+
+def _recovery_kind(state: State) -> np.ndarray:
+    total = state.last_roll.sum(axis=1)
+    return np.where(state.phase == RECOVERY, np.where(total == 3, 0, 1), -1)
+
+
+class Solution:
+    """Exact values and the optimal policy of one config (see the module docstring)."""
+
+    def __init__(self, config: TableFootballConfig, arrays: dict):
+        self.config = config
+        self.model = build_model(config.downs, config.recovery_option)
+        self.arrays = arrays
+
+    # -- the interface --------------------------------------------------------------------------------------
+    @property
+    def opener_win_probability(self) -> float:
+        """The team that opens on offence, both sides playing optimally."""
+        return float(self.arrays["opener_win_probability"])
+
+    def value(self, state: State) -> np.ndarray:
+        """float64 [B]: exact win probability of the team with the ball (``state.offence``)."""
+        return self.value_for(state, state.offence)
+
+    def value_for(self, state: State, team) -> np.ndarray:
+        """float64 [B]: exact win probability of ``team`` (an int or one per game)."""
+        team = np.broadcast_to(np.asarray(team, dtype=np.int64), (state.batch_size,))
+        v = self._offence_value(state)
+        v = np.where(state.offence == team, v, 1.0 - v)
+        over = state.terminated
+        result = np.where(state.winner == DRAW, 0.5, (state.winner == team).astype(float))
+        return np.where(over, result, v)
+
+    def action_values(self, state: State) -> np.ndarray:
+        """float64 [B, NUM_ACTIONS]: exact win probability of the team to act after each action; NaN for
+        illegal actions and finished games."""
+        q = self._action_values(state)
+        return np.where(state.legal, q, np.nan)
+
+    def policy(self, state: State) -> np.ndarray:
+        """int64 [B]: an optimal action of the team to act (the lowest id among equal best); -1 when over."""
+        q = self.action_values(state)
+        live = state.legal.any(axis=1)
+        best = np.argmax(np.where(np.isnan(q), -np.inf, q), axis=1)
+        return np.where(live, best, -1).astype(np.int64)
+
+    # -- per version ----------------------------------------------------------------------------------------
+    def _offence_value(self, state):
+        raise NotImplementedError
+
+    def _action_values(self, state):
+        raise NotImplementedError
+
+    def save(self, path) -> None:
+        meta = json.dumps({"format": FORMAT, "config": self.config.to_dict(), "kind": type(self).__name__})
+        np.savez_compressed(path, meta=np.array(meta), **self.arrays)
+
+
+class BasicSolution(Solution):
+    """The basic game: ``arrays["V"]`` [target, target, nodes], the win probability of the team on offence
+    with score a against b at a node."""
+
+    def _indices(self, state: State):
+        m = self.model
+        rows = np.arange(state.batch_size)
+        off = state.offence.astype(np.int64)
+        T = self.config.target_score
+        a = np.minimum(state.score[rows, off].astype(np.int64), T - 1)
+        b = np.minimum(state.score[rows, 1 - off].astype(np.int64), T - 1)
+        node = m.node_of(state.position.astype(np.int64), state.line_to_gain.astype(np.int64),
+                         state.down.astype(np.int64), _recovery_kind(state))
+        return a, b, node
+
+    def _offence_value(self, state):
+        a, b, node = self._indices(state)
+        return self.arrays["V"][a, b, node]
+
+    def _action_values(self, state):
+        from .solve_basic import action_values
+
+        a, b, node = self._indices(state)
+        return action_values(self.model, self.arrays["V"], self.config.target_score, a, b, node)
+
+
+def _check_supported(config: TableFootballConfig) -> None:
+    if not isinstance(config, TableFootballConfig):
+        raise ValueError(f"solve needs a TableFootballConfig, got {type(config).__name__}")
+    if config.clock and config.clock_target:
+        raise ValueError("the solver handles clock games with the target off (clock_target=False, ruling 15): "
+                         "its clock states hold the score difference, not the scores")
+
+
+_MEMO: dict = {}
+
+
+def solve(config: TableFootballConfig | None = None, diff_cap: int | None = None, cache: bool = True,
+          progress=None) -> Solution:
+    """The exact solution of ``config`` (memoised; clock solutions are also cached on disk)."""
+    config = config or TableFootballConfig()
+    _check_supported(config)
+    key_config = config.replace(max_plays=TableFootballConfig().max_plays)  # the solver ignores the cap
+    if config.clock:
+        from .solve_clock import DEFAULT_DIFF_CAP, solve_clock_solution
+
+        cap = DEFAULT_DIFF_CAP if diff_cap is None else diff_cap
+        key = (key_config, cap)
+        if key not in _MEMO:
+            _MEMO[key] = solve_clock_solution(key_config, cap, cache=cache, progress=progress)
+        sol = _MEMO[key]
+    else:
+        key = (key_config, None)
+        if key not in _MEMO:
+            from .solve_basic import solve_values
+
+            m = build_model(config.downs, config.recovery_option)
+            V = solve_values(m, config.target_score, progress)
+            owp = float(V[0, 0, m.first(20)])
+            _MEMO[key] = BasicSolution(key_config, {"V": V, "opener_win_probability": np.array(owp)})
+        sol = _MEMO[key]
+    if sol.config != config:
+        sol = type(sol)(config, sol.arrays)
+    return sol
+
+
+def load_solution(path) -> Solution:
+    """A solution saved by ``Solution.save`` (validated: format, config, array shapes and ranges)."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            data = {k: z[k] for k in z.files}
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: not a readable solution file ({exc})") from None
+    if "meta" not in data:
+        raise ValueError(f"{path}: no meta record")
+    try:
+        meta = json.loads(str(data.pop("meta")))
+        config = TableFootballConfig.from_dict(meta["config"])
+        kind = meta["kind"]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path}: bad meta record ({exc})") from None
+    if meta.get("format") != FORMAT:
+        raise ValueError(f"{path}: format {meta.get('format')!r}, expected {FORMAT!r}")
+    classes = {"BasicSolution": BasicSolution}
+    from .solve_clock import ClockSolution, validate_clock_arrays
+
+    classes["ClockSolution"] = ClockSolution
+    if kind not in classes or (kind == "ClockSolution") != config.clock:
+        raise ValueError(f"{path}: kind {kind!r} does not fit the config")
+    if kind == "BasicSolution":
+        m = build_model(config.downs, config.recovery_option)
+        T = config.target_score
+        V = data.get("V")
+        if set(data) != {"V", "opener_win_probability"} or V is None or V.shape != (T, T, m.n_nodes) \
+                or V.dtype != np.float64:
+            raise ValueError(f"{path}: arrays do not fit the basic game of target {T}")
+    else:
+        validate_clock_arrays(config, data, path)
+    for name, arr in data.items():
+        if arr.dtype.kind == "f" and (not np.isfinite(arr).all() or arr.min() < 0 or arr.max() > 1):
+            raise ValueError(f"{path}: {name} holds values outside [0, 1]")
+    return classes[kind](config, data)
+
+
+# --- exact evaluation of a stationary policy ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PolicyValue:
+    """Exact win probabilities of a policy against the optimal opponent (a draw counts 1/2)."""
+
+    opening: float  # the policy's team opens on offence
+    receiving: float  # the optimal team opens
+    overall: float  # after the coin toss (1/2 each)
+
+
+def exact_win_probability(agent_or_policy, config: TableFootballConfig | None = None,
+                          solution: Solution | None = None) -> PolicyValue:
+    """The exact win probability of a stationary policy against the optimal opponent (``solution``'s
+    policy), by policy evaluation in the solver's state space.
+
+    ``agent_or_policy``: an agent (``act(state, config, games)``) or a function ``state -> actions``; it
+    is asked once in every state of the space, as the team to act there, and its answers are its policy.
+    Basic game only (the clock version's space is too big to ask an agent about every state).
+    """
+    config = config or TableFootballConfig()
+    if config.clock:
+        raise ValueError("exact_win_probability handles the basic game (clock=False)")
+    solution = solution or solve(config)
+    from .solve_basic import evaluate_policies
+
+    m = solution.model
+    T = config.target_score
+    states = enumerate_states(config)
+    if hasattr(agent_or_policy, "act"):
+        if hasattr(agent_or_policy, "reset"):
+            agent_or_policy.reset(np.arange(states.batch_size))
+        actions = np.asarray(agent_or_policy.act(states, config, np.arange(states.batch_size)), dtype=np.int64)
+    else:
+        actions = np.asarray(agent_or_policy(states), dtype=np.int64)
+    if actions.shape != (states.batch_size,):
+        raise ValueError(f"the policy gave shape {actions.shape}, expected ({states.batch_size},)")
+    ok = (actions >= 0) & (actions < A.NUM_ACTIONS)
+    ok[ok] = states.legal[np.flatnonzero(ok), actions[ok]]
+    if not ok.all():
+        g = int(np.flatnonzero(~ok)[0])
+        raise ValueError(f"the policy chose illegal action {int(actions[g])} in state {g}")
+    a, b, node = solution._indices(states)
+    rows = m.node_rows[node, actions]
+    agent_rows = np.full((T, T, m.n_nodes), -1, dtype=np.int64)
+    agent_rows[a, b, node] = rows
+    best = solution.policy(states)
+    opt_rows = np.full((T, T, m.n_nodes), -1, dtype=np.int64)
+    opt_rows[a, b, node] = m.node_rows[node, best]
+    WP, WO = evaluate_policies(m, T, agent_rows, opt_rows)
+    f20 = m.first(20)
+    opening, receiving = float(WP[0, 0, f20]), float(WO[0, 0, f20])
+    return PolicyValue(opening, receiving, 0.5 * (opening + receiving))
+
+
+def enumerate_states(config: TableFootballConfig) -> State:
+    """Every decision state of the basic game's solver space, team one with the ball, as a State batch:
+    (score of the offence, score of the other, node) in C order."""
+    from .engine import recompute_legal
+
+    m = build_model(config.downs, config.recovery_option)
+    T = config.target_score
+    a, b, n = (x.ravel() for x in np.meshgrid(np.arange(T), np.arange(T), np.arange(m.n_nodes), indexing="ij"))
+    s = State.empty(a.size)
+    s.offence[:] = 0
+    s.snap_offence[:] = 0
+    s.score[:, 0], s.score[:, 1] = a, b
+    f = np.where(n < m.n_fields, n, (n - m.n_fields) // 2)
+    rec = n >= m.n_fields
+    s.position[:], s.line_to_gain[:], s.down[:] = m.pos[f], m.ltg[f], m.down[f]
+    s.phase[:] = np.where(rec, RECOVERY, CHOOSE)
+    kind = (n - m.n_fields) % 2
+    s.last_play[:] = np.where(rec, 0, -1)
+    s.last_roll[:, 0] = np.where(rec, np.where(kind == 0, 1, 5), 0)
+    s.last_roll[:, 1] = np.where(rec, np.where(kind == 0, 2, 6), 0)
+    s.plays[:] = np.where(rec, 1, 0)
+    s.steps[:] = s.plays
+    recompute_legal(s, config)
+    return s
+
+
+# --- the command ---------------------------------------------------------------------------------------------
+
+def default_cache_dir() -> Path:
+    """Where clock solutions are cached: $TABLE_FOOTBALL_CACHE, else $XDG_CACHE_HOME/gridiron_env, else
+    ~/.cache/gridiron_env."""
+    if os.environ.get("TABLE_FOOTBALL_CACHE"):
+        return Path(os.environ["TABLE_FOOTBALL_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "gridiron_env"
+
+
+def config_digest(config: TableFootballConfig, extra: str = "") -> str:
+    text = json.dumps(config.to_dict(), sort_keys=True) + extra
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m gridiron_env.table_football.solve",
+                                     description="Solve Table Football exactly; print a summary, save the solutions.")
+    parser.add_argument("--out", default=".", help="directory for the solution files (default: here)")
+    parser.add_argument("--basic-only", action="store_true", help="skip the clock version")
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    configs = [("basic", TableFootballConfig()), ("basic, 3 downs", TableFootballConfig(downs=3)),
+               ("basic, recovery option", TableFootballConfig(recovery_option=True))]
+    if not args.basic_only:
+        configs += [("clock", TableFootballConfig(clock=True)),
+                    ("clock, recovery option", TableFootballConfig(clock=True, recovery_option=True))]
+    for label, config in configs:
+        t0 = time.perf_counter()
+        sol = solve(config)
+        seconds = time.perf_counter() - t0
+        name = "table_football_" + label.replace(", ", "_").replace(" ", "_") + ".npz"
+        sol.save(out / name)
+        rows.append((label, sol.opener_win_probability, seconds, name))
+    print(f"{'version':<26} {'opener wins':>12} {'seconds':>8}  file")
+    for label, owp, seconds, name in rows:
+        print(f"{label:<26} {owp:>12.9f} {seconds:>8.1f}  {out / name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

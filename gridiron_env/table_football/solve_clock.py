@@ -1,0 +1,530 @@
+"""The exact solver of the clock version (ruling 17): backward induction over the boxes.
+
+Every play costs at least one box, so the values of a box depend only on later boxes: one backward pass
+over the overtime quarter, then the 4th, 3rd, 2nd and 1st quarters is exact. A state at the offence's
+choice is (quarter q, boxes left b, score difference d of the team on offence, field node f, its
+time-outs to, the other's td, and in the first half h = 1 if it opened the game). The difference is
+capped: d beyond +-diff_cap counts as +-diff_cap (``test_table_football_solve`` shows the cap moves no
+start value by more than 1e-9). Tied at the end of the 4th quarter the value is exactly 1/2 (the overtime
+coin toss makes the two teams' chances mirror images), so overtime values matter only inside overtime,
+where every score wins at once and d is 0.
+
+The clock decisions after a result (rulings 11-13) are worked out inside each transition from the values
+of later boxes: the out-of-bounds requests (the roll is the same whoever asks, so whoever gains from it
+asks), then the offence's time-out, then the defence's. ``ClockSolution`` stores the values at the
+offence's choice and works the other phases out the same way when asked.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import actions as A
+from .config import TableFootballConfig
+from .model import ASKER_WINS, FLIP, REC, SAME, build_model
+from .state import (
+    CHOOSE, OOB_DEFENCE, OOB_OFFENCE, OVERTIME, RECOVERY, State, TIMEOUT_DEFENCE, TIMEOUT_OFFENCE,
+)
+
+DEFAULT_DIFF_CAP = 60  # points; see the module docstring
+OWN_20_POSITION = 20
+
+
+class _Clock:
+    """Value lookups over the stored tables: V12 [2, QB, nd, F, NT, NT, 2], V34 [2, QB, nd, F, NT, NT],
+    VOT [QB, F, NTo, NTo]."""
+
+    def __init__(self, config: TableFootballConfig, cap: int, V12, V34, VOT):
+        self.config, self.cap = config, cap
+        self.m = build_model(config.downs, config.recovery_option)
+        self.V12, self.V34, self.VOT = V12, V34, VOT
+        self.QB = config.quarter_boxes
+        self.NT = config.timeouts_per_half + 1
+        self.NTo = config.overtime_timeouts + 1
+        self.first20 = int(self.m.first(OWN_20_POSITION))
+
+    # -- values at the offence's choice ----------------------------------------------------------------------
+    def choose_value(self, q, b, d, f, to, td, h):
+        """Value for the team on offence at its choice (arrays broadcast; q, b may be scalars)."""
+        if np.ndim(q) == 0 and np.ndim(b) == 0:
+            return self._choose_scalar_time(int(q), int(b), d, f, to, td, h)
+        q, b, d, f, to, td, h = np.broadcast_arrays(*(np.asarray(x, dtype=np.int64) for x in (q, b, d, f, to, td, h)))
+        out = np.empty(q.shape)
+        for qq in range(1, 6):
+            sel = q == qq
+            if sel.any():
+                for bb in np.unique(b[sel]):
+                    s2 = sel & (b == bb)
+                    out[s2] = self._choose_scalar_time(qq, int(bb), d[s2], f[s2], to[s2], td[s2], h[s2])
+        return out
+
+    def _choose_scalar_time(self, q, b, d, f, to, td, h):
+        D = self.cap
+        if q == OVERTIME:
+            nt = self.NTo - 1
+            return self.VOT[b - 1][f, np.clip(to, 0, nt), np.clip(td, 0, nt)]
+        di = np.clip(d, -D, D) + D
+        nt = self.NT - 1
+        to, td = np.clip(to, 0, nt), np.clip(td, 0, nt)
+        if q <= 2:
+            return self.V12[q - 1, b - 1][di, f, to, td, np.clip(h, 0, 1)]
+        return self.V34[q - 3, b - 1][di, f, to, td]
+
+    # -- running the clock ------------------------------------------------------------------------------------
+    def after_clock(self, q: int, b: int, c: int, rel, dn, fn, ton, tdn, hn):
+        """Value for the down's offence after ``c`` boxes are marked off from (q, b), the next down snapped
+        by the same team (rel SAME) or the other (FLIP) with (dn, fn, ton, tdn, hn) in its own terms."""
+        W = self.config.two_minute_boxes
+        left = b - c
+        if W > 0 and q in (2, 4) and b > W and left < W:  # the two-minute warning (ruling 11)
+            left = W
+        if left > 0:
+            v = self._choose_scalar_time(q, left, dn, fn, ton, tdn, hn)
+        elif q in (1, 3):  # possession carries over (ruling 14)
+            v = self._choose_scalar_time(q + 1, self.QB, dn, fn, ton, tdn, hn)
+        elif q == 2:  # the second half: the team that did not open receives, time-outs reset
+            full = self.NT - 1
+            recv = self._choose_scalar_time(3, self.QB, dn, self.first20, full, full, 0)
+            kick = 1.0 - self._choose_scalar_time(3, self.QB, -np.asarray(dn), self.first20, full, full, 0)
+            v = np.where(np.asarray(hn) == 1, kick, recv)
+        elif q == 4:  # the higher score wins; tied: the overtime coin toss, worth exactly 1/2
+            dn = np.asarray(dn)
+            v = np.where(dn > 0, 1.0, np.where(dn < 0, 0.0, 0.5))
+        else:  # overtime ends tied: a draw
+            v = np.full(np.shape(dn), 0.5)
+        return np.where(np.asarray(rel) == SAME, v, 1.0 - v)
+
+    def post_result(self, q: int, b: int, d, to_o, to_d, h, rel, fn, ds, do, cost, gain):
+        """Value for the down's offence of a result on the board (the extra point done): its clock
+        decisions (rulings 11-13), the clock, and the next down. ``d``, ``to_o``, ``to_d``, ``h`` are the
+        down's offence's; the rest describe the result (model entries)."""
+        rel = np.asarray(rel)
+        flip = rel == FLIP
+        d1 = np.asarray(d) + np.asarray(ds) - np.asarray(do)
+        dn = np.where(flip, -d1, d1)
+        hn = np.where(flip, 1 - np.asarray(h), h) if q <= 2 else np.zeros_like(d1)
+        to_o, to_d = np.asarray(to_o), np.asarray(to_d)
+        cost = np.asarray(cost)
+
+        def nv(c_arr, a_o, a_d):
+            ton = np.where(flip, a_d, a_o)
+            tdn = np.where(flip, a_o, a_d)
+            out = np.empty(np.broadcast_shapes(*(np.shape(x) for x in (dn, fn, ton, tdn, hn, rel, c_arr))))
+            c_b = np.broadcast_to(c_arr, out.shape)
+            for c in (1, 2, 3):
+                sel = c_b == c
+                if sel.all():
+                    return self.after_clock(q, b, c, rel, dn, fn, ton, tdn, hn) * np.ones(out.shape)
+                if sel.any():
+                    out[sel] = np.broadcast_to(self.after_clock(q, b, c, rel, dn, fn, ton, tdn, hn), out.shape)[sel]
+            return out
+
+        A0 = nv(cost, to_o, to_d)
+        Co = nv(1, np.maximum(to_o - 1, 0), to_d)
+        Cd = nv(1, to_o, np.maximum(to_d - 1, 0))
+
+        def todec(x, c):
+            dfn = np.where((to_d > 0) & (c > 1), np.minimum(x, Cd), x)
+            return np.where((to_o > 0) & (c > 1), np.maximum(dfn, Co), dfn)
+
+        y0 = todec(A0, cost)
+        gain = np.asarray(gain)
+        if gain.any():
+            c1 = np.maximum(cost - 1, 1)
+            y1 = todec(nv(np.where(gain, c1, cost), to_o, to_d), c1)
+            ask = ASKER_WINS * y1 + (1 - ASKER_WINS) * y0
+            decline_off = np.minimum(y0, ask)  # the defence asks if that lowers the offence's value
+            y0 = np.where(gain, np.maximum(ask, decline_off), y0)
+        if q == OVERTIME:  # sudden death: any score wins at once (ruling 15)
+            ds, do = np.asarray(ds), np.asarray(do)
+            y0 = np.where(ds > 0, 1.0, np.where(do > 0, 0.0, y0))
+        return y0
+
+
+def _left_aligned(ent, sel):
+    """Columns of ``ent`` [N, K] where ``sel``, moved left in each row: [N, K'] (-1 padding)."""
+    order = np.argsort(~sel, axis=1, kind="stable")
+    ent = np.where(np.take_along_axis(sel, order, axis=1), np.take_along_axis(ent, order, axis=1), -1)
+    k = int(sel.sum(axis=1).max()) if sel.size else 0
+    return ent[:, :k]
+
+
+def _groups(m, nodes, action):
+    """The outcome entries of (node, action) rows split by (box cost, gaining), so that each group runs
+    the clock by one number of boxes: ([(cost, gain, ent [N, K])], recovery entries [N, K] or None,
+    legal [N])."""
+    rows = m.node_rows[nodes, action]
+    ent = np.where(rows[:, None] >= 0, m.row_entries[np.maximum(rows, 0)], -1)
+    e = np.maximum(ent, 0)
+    valid = ent >= 0
+    rec = valid & (m.e_rel[e] == REC)
+    groups = []
+    for cost in (1, 2, 3):
+        for gain in (False, True):
+            sel = valid & ~rec & (m.e_cost[e] == cost) & (m.e_gain[e] == gain)
+            if sel.any():
+                groups.append((cost, gain, _left_aligned(ent, sel)))
+    return groups, (_left_aligned(ent, rec) if rec.any() else None), rows >= 0
+
+
+class _Layout:
+    """Flat index of (difference, node, time-outs of the team with the ball, of the other, opener flag) in
+    a quarter's value array [nd, N, nt, nt, H]."""
+
+    def __init__(self, cap, n, nt, H):
+        self.cap, self.n, self.nt, self.H = cap, n, nt, H
+        self.shape = (2 * cap + 1, n, nt, nt, H)
+
+    def index(self, d, f, to, td, h):
+        c, n, nt, H = self.cap, self.n, self.nt, self.H
+        return ((((np.clip(d, -c, c) + c) * n + f) * nt + to) * nt + td) * H + (h if H == 2 else 0)
+
+
+def _lookups(lay: _Layout, ent, m, gd, gto, gtd, gh):
+    """Time-independent gather indices of a group's lookups (A: no time-out, Co / Cd: a time-out of the
+    offence / the defence), the flip mask (the other team snaps next), and the scoring masks."""
+    e = np.maximum(ent, 0)[None, :, :, None, None, None]
+    flip = m.e_rel[e] == FLIP
+    d1 = gd + m.e_ds[e] - m.e_do[e]
+    dn = np.where(flip, -d1, d1)
+    hn = np.where(flip, 1 - gh, gh) if lay.H == 2 else 0 * gh
+    f = m.e_f[e]
+    out = {}
+    for name, a_o, a_d in (("A", gto, gtd), ("Co", np.maximum(gto - 1, 0), gtd), ("Cd", gto, np.maximum(gtd - 1, 0))):
+        out[name] = lay.index(dn, f, np.where(flip, a_d, a_o), np.where(flip, a_o, a_d), hn)
+    return out, flip, (m.e_ds[e] + m.e_do[e]) > 0, m.e_ds[e] > 0
+
+
+def _induction(config: TableFootballConfig, cap: int, progress=None):
+    m = build_model(config.downs, config.recovery_option)
+    F, QB = m.n_fields, config.quarter_boxes
+    NT, NTo = config.timeouts_per_half + 1, config.overtime_timeouts + 1
+    W = config.two_minute_boxes
+    nd = 2 * cap + 1
+    V12 = np.zeros((2, QB, nd, F, NT, NT, 2))
+    V34 = np.zeros((2, QB, nd, F, NT, NT))
+    VOT = np.zeros((QB, F, NTo, NTo))
+    clk = _Clock(config, cap, V12, V34, VOT)
+    f20 = clk.first20
+    plan = [_groups(m, np.arange(F), a) for a in (A.RUN_PLAY, A.FIELD_GOAL, A.PUNT)]
+    rec_plan = [_groups(m, F + np.arange(2 * F), a) for a in (A.DECLINE, A.CONTEST)] \
+        if config.recovery_option else []
+    for kind in ("ot", "34", "12"):  # backward in time: overtime, the second half, the first half
+        qc = 0 if kind == "ot" else cap  # overtime goes on only while tied
+        nt = NTo if kind == "ot" else NT
+        H = 2 if kind == "12" else 1
+        lay, rec_lay = _Layout(qc, F, nt, H), _Layout(qc, 2 * F, nt, H)
+        d = np.arange(-qc, qc + 1)
+        gd = d[:, None, None, None, None, None]
+        gto = np.arange(nt)[None, None, None, :, None, None]
+        gtd = np.arange(nt)[None, None, None, None, :, None]
+        gh = np.arange(H)[None, None, None, None, None, :]
+        has_o, has_d = gto > 0, gtd > 0
+
+        def prepare(p):
+            out = []
+            for groups, rec, legal in p:
+                gl = []
+                for cost, gain, ent in groups:
+                    e = np.maximum(ent, 0)[None, :, :, None, None, None]
+                    prob = np.where((ent >= 0)[None, :, :, None, None, None], m.e_prob[e], 0.0)
+                    gl.append((cost, gain, prob, _lookups(lay, ent, m, gd, gto, gtd, gh)))
+                rec_part = None
+                if rec is not None:
+                    e = np.maximum(rec, 0)[None, :, :, None, None, None]
+                    prob = np.where((rec >= 0)[None, :, :, None, None, None], m.e_prob[e], 0.0)
+                    rec_part = (prob, rec_lay.index(gd, np.where(rec >= 0, m.e_f[np.maximum(rec, 0)] - F, 0)[None, :, :, None, None, None],
+                                                    gto, gtd, gh))
+                out.append((gl, rec_part, legal))
+            return out
+
+        prepared, rec_prepared = prepare(plan), prepare(rec_plan)
+        for q in {"ot": (OVERTIME,), "34": (4, 3), "12": (2, 1)}[kind]:
+            for b in range(1, QB + 1):
+                targets = {c: _target(clk, q, b, c, W, lay, d, f20) for c in (1, 2, 3)}
+
+                def group_value(cost, gain, prob, lk):
+                    idx, flip, scoring, won = lk
+
+                    def look(c, name):
+                        v = targets[c].take(idx[name])
+                        return np.where(flip, 1.0 - v, v)
+
+                    co, cdv = look(1, "Co"), look(1, "Cd")
+
+                    def todec(x, c):  # the offence's time-out, else the defence's (ruling 12)
+                        if c <= 1:
+                            return x
+                        dfn = np.where(has_d, np.minimum(x, cdv), x)
+                        return np.where(has_o, np.maximum(dfn, co), dfn)
+
+                    y0 = todec(look(cost, "A"), cost)
+                    if gain:  # out of bounds: the roll is the same whoever asks (ruling 13)
+                        c1 = max(cost - 1, 1)
+                        ask = ASKER_WINS * todec(look(c1, "A"), c1) + (1 - ASKER_WINS) * y0
+                        y0 = np.maximum(ask, np.minimum(y0, ask))
+                    if q == OVERTIME:  # sudden death
+                        y0 = np.where(scoring, np.where(won, 1.0, 0.0), y0)
+                    return (y0 * prob).sum(axis=2)
+
+                def values(prep, rec_value=None):
+                    out = []
+                    for gl, rec_part, legal in prep:
+                        total = sum(group_value(*g) for g in gl)
+                        if rec_part is not None:
+                            prob, ridx = rec_part
+                            total = total + (rec_value.take(ridx) * prob).sum(axis=2)
+                        out.append(np.where(legal[None, :, None, None, None], total, -np.inf))
+                    return out
+
+                rec_value = np.maximum(*values(rec_prepared)).ravel() if rec_prepared else None
+                qs = values(prepared, rec_value)
+                best = np.maximum(np.maximum(qs[0], qs[1]), qs[2])
+                if q == OVERTIME:
+                    VOT[b - 1] = best[0, :, :, :, 0]
+                elif q <= 2:
+                    V12[q - 1, b - 1] = best
+                else:
+                    V34[q - 3, b - 1] = best[..., 0]
+                if progress:
+                    progress(q, b)
+    owp = float(clk.choose_value(1, QB, 0, f20, NT - 1, NT - 1, 1))
+    return V12, V34, VOT, owp
+
+
+def _target(clk, q, b, c, W, lay, d, f20):
+    """The flat value array (quarter layout ``lay``, for the team snapping next) that ``c`` boxes from
+    (q, b) lead to: later in the quarter, the next quarter, the half, the end of regulation or overtime."""
+    left = b - c
+    if W > 0 and q in (2, 4) and b > W and left < W:  # the two-minute warning
+        left = W
+    QB = clk.QB
+    if left > 0:
+        return _table(clk, q, left)
+    if q in (1, 3):
+        return _table(clk, q + 1, QB)
+    if q == 2:  # the team that did not open receives in the second half, time-outs reset
+        full = clk.NT - 1
+        start = clk.V34[0, QB - 1][:, f20, full, full]  # [nd] by the receiver's difference
+        recv, kick = start, 1.0 - start[::-1]  # h = 0: this team receives; h = 1: the other, at -d
+        return np.broadcast_to(np.stack([recv, kick], axis=1)[:, None, None, None, :], lay.shape).ravel()
+    if q == 4:  # the higher score wins; tied: the coin toss of overtime, exactly 1/2
+        return np.broadcast_to((np.sign(d) * 0.5 + 0.5)[:, None, None, None, None], lay.shape).ravel()
+    return np.full(int(np.prod(lay.shape)), 0.5)  # overtime ends tied: a draw
+
+
+def _table(clk, q, b):
+    if q == OVERTIME:
+        return clk.VOT[b - 1].reshape(-1)
+    if q <= 2:
+        return clk.V12[q - 1, b - 1].reshape(-1)
+    return clk.V34[q - 3, b - 1].reshape(-1)
+
+
+def _solution_class():
+    from .solve import Solution, _recovery_kind
+
+    class ClockSolution(Solution):
+        """The clock version: the values at the offence's choice in ``arrays`` V12, V34, VOT (see
+        ``_Clock``); the recovery and clock decisions are worked out from them when asked."""
+
+        def __init__(self, config, arrays):
+            super().__init__(config, arrays)
+            self.cap = int(arrays["diff_cap"])
+            self.clk = _Clock(config, self.cap, arrays["V12"], arrays["V34"], arrays["VOT"])
+
+        @staticmethod
+        def _terms(s: State, team):
+            """(difference, own time-outs, other's, opened the game) of ``team`` in each game of ``s``."""
+            rows = np.arange(s.batch_size)
+            team = np.asarray(team, dtype=np.int64)
+            d = s.score[rows, team].astype(np.int64) - s.score[rows, 1 - team]
+            return (d, s.timeouts[rows, team].astype(np.int64), s.timeouts[rows, 1 - team].astype(np.int64),
+                    (s.opener == team).astype(np.int64))
+
+        def _node(self, s: State, kind=None):
+            return self.model.node_of(s.position.astype(np.int64), s.line_to_gain.astype(np.int64),
+                                      s.down.astype(np.int64), kind)
+
+        def _by_time(self, state: State, fn, width):
+            """Run ``fn(q, b, sub_state) -> [n, width]`` over the live games grouped by (quarter, boxes)."""
+            out = np.full((state.batch_size, width), np.nan)
+            live = ~state.terminated
+            q, b = state.quarter.astype(np.int64), state.boxes.astype(np.int64)
+            for qq in np.unique(q[live]):
+                for bb in np.unique(b[live & (q == qq)]):
+                    g = np.flatnonzero(live & (q == qq) & (b == bb))
+                    out[g] = fn(int(qq), int(bb), state.take(g))
+            return out
+
+        def _entries_value(self, q, b, s, team, ent):
+            """Value for ``team`` (the down's offence) of model entries ``ent`` [n, K] weighted by their
+            chances, summed: [n]."""
+            m = self.model
+            d, to, td, h = self._terms(s, team)
+            e = np.maximum(ent, 0)
+            rel = m.e_rel[e]
+            is_rec = rel == REC
+            val = self.clk.post_result(q, b, d[:, None], to[:, None], td[:, None], h[:, None],
+                                       np.where(is_rec, SAME, rel), np.where(is_rec, 0, m.e_f[e]), m.e_ds[e],
+                                       m.e_do[e], m.e_cost[e], m.e_gain[e])
+            if is_rec.any():
+                r = np.where(is_rec, m.e_f[e], m.n_fields)  # recovery nodes
+                best = None
+                for a in (A.DECLINE, A.CONTEST):
+                    sub = m.row_entries[m.node_rows[r, a]]  # [n, K, K2]
+                    e2 = np.maximum(sub, 0)
+                    v2 = self.clk.post_result(q, b, d[:, None, None], to[:, None, None], td[:, None, None],
+                                              h[:, None, None], m.e_rel[e2], m.e_f[e2], m.e_ds[e2], m.e_do[e2],
+                                              m.e_cost[e2], m.e_gain[e2])
+                    qa = np.where(sub >= 0, v2 * m.e_prob[e2], 0.0).sum(axis=2)
+                    best = qa if best is None else np.maximum(best, qa)
+                val = np.where(is_rec, best, val)
+            return np.where(ent >= 0, val * m.e_prob[e], 0.0).sum(axis=1)
+
+        def _choose_q(self, q, b, s):
+            """[n, 3]: run, field goal, punt for the offence (NaN where illegal)."""
+            m = self.model
+            node = self._node(s)
+            out = []
+            for a in (A.RUN_PLAY, A.FIELD_GOAL, A.PUNT):
+                rows = m.node_rows[node, a]
+                ent = np.where(rows[:, None] >= 0, m.row_entries[np.maximum(rows, 0)], -1)
+                out.append(np.where(rows >= 0, self._entries_value(q, b, s, s.offence, ent), np.nan))
+            return np.stack(out, axis=1)
+
+        def _recovery_q(self, q, b, s):
+            """[n, 2]: decline, contest for the team that lost the ball."""
+            m = self.model
+            node = self._node(s, _recovery_kind(s))
+            return np.stack([self._entries_value(q, b, s, s.offence, m.row_entries[m.node_rows[node, a]])
+                             for a in (A.DECLINE, A.CONTEST)], axis=1)
+
+        def _pending(self, q, b, s):
+            """[n, 3]: (decline, ask, the phase's value) of a clock decision, for the down's offence."""
+            snap = s.snap_offence.astype(np.int64)
+            d, to_o, to_d, h = self._terms(s, snap)
+            flip = s.offence != snap
+            rel = np.where(flip, FLIP, SAME)
+            fn = self._node(s)
+            dn = np.where(flip, -d, d)
+            hn = np.where(flip, 1 - h, h) if q <= 2 else np.zeros_like(d)
+            cost = s.pending_cost.astype(np.int64)
+
+            def after(c, a_o, a_d):
+                out = np.empty(s.batch_size)
+                ton, tdn = np.where(flip, a_d, a_o), np.where(flip, a_o, a_d)
+                for c_ in (1, 2, 3):
+                    sel = c == c_
+                    if sel.any():
+                        out[sel] = self.clk.after_clock(q, b, c_, rel[sel], dn[sel], fn[sel], ton[sel], tdn[sel],
+                                                        hn[sel])
+                return out
+
+            co = after(np.ones_like(cost), np.maximum(to_o - 1, 0), to_d)
+            cd = after(np.ones_like(cost), to_o, np.maximum(to_d - 1, 0))
+
+            def todec(c):  # (no time-out value, after the defence's choice, after the offence's)
+                x = after(c, to_o, to_d)
+                dfn = np.where((to_d > 0) & (c > 1), np.minimum(x, cd), x)
+                return x, dfn, np.where((to_o > 0) & (c > 1), np.maximum(dfn, co), dfn)
+
+            x, dfn, y0 = todec(cost)
+            y1 = todec(np.maximum(cost - 1, 1))[2]
+            ask = ASKER_WINS * y1 + (1 - ASKER_WINS) * y0
+            ph = s.phase
+            decline = np.select([ph == OOB_OFFENCE, ph == OOB_DEFENCE, ph == TIMEOUT_OFFENCE],
+                                [np.minimum(y0, ask), y0, dfn], x)
+            take = np.select([ph == OOB_OFFENCE, ph == OOB_DEFENCE, ph == TIMEOUT_OFFENCE], [ask, ask, co], cd)
+            offence_decides = (ph == OOB_OFFENCE) | (ph == TIMEOUT_OFFENCE)
+            value = np.where(offence_decides, np.maximum(decline, take), np.minimum(decline, take))
+            return np.stack([decline, take, value], axis=1)
+
+        def _values(self, q, b, s):
+            """[n, 1 + NUM_ACTIONS]: the value for the team with the ball, then the action values for the
+            team to act."""
+            out = np.full((s.batch_size, 1 + A.NUM_ACTIONS), np.nan)
+            ph = s.phase
+            sel = ph == CHOOSE
+            if sel.any():
+                qv = self._choose_q(q, b, s.take(np.flatnonzero(sel)))
+                out[sel, 1:4] = qv
+                sub = s.take(np.flatnonzero(sel))
+                d, to, td, h = self._terms(sub, sub.offence)
+                out[sel, 0] = self.clk.choose_value(q, b, d, self._node(sub), to, td, h)
+            sel = ph == RECOVERY
+            if sel.any():
+                rq = self._recovery_q(q, b, s.take(np.flatnonzero(sel)))
+                out[sel, 1 + A.DECLINE], out[sel, 1 + A.CONTEST] = rq[:, 0], rq[:, 1]
+                out[sel, 0] = rq.max(axis=1)
+            sel = ~np.isin(ph, (CHOOSE, RECOVERY))
+            if sel.any():
+                sub = s.take(np.flatnonzero(sel))
+                pend = self._pending(q, b, sub)
+                defence = np.isin(sub.phase, (OOB_DEFENCE, TIMEOUT_DEFENCE))
+                pair = np.where(defence[:, None], 1.0 - pend[:, :2], pend[:, :2])  # for the team to act
+                ask = np.where(np.isin(sub.phase, (OOB_OFFENCE, OOB_DEFENCE)), A.OUT_OF_BOUNDS, A.TIME_OUT)
+                rows = np.flatnonzero(sel)
+                out[rows, 1 + A.DECLINE] = pair[:, 0]
+                out[rows, 1 + ask] = pair[:, 1]
+                # the phase value is the down's offence's; the team with the ball may be the other
+                out[rows, 0] = np.where(sub.offence == sub.snap_offence, pend[:, 2], 1.0 - pend[:, 2])
+            return out
+
+        def _offence_value(self, state):
+            return self._by_time(state, self._values, 1 + A.NUM_ACTIONS)[:, 0]
+
+        def _action_values(self, state):
+            return self._by_time(state, self._values, 1 + A.NUM_ACTIONS)[:, 1:]
+
+    return ClockSolution
+
+
+def solve_clock_solution(config: TableFootballConfig, cap: int, cache: bool = True, progress=None):
+    from .solve import config_digest, default_cache_dir, load_solution
+
+    if isinstance(cap, bool) or not isinstance(cap, int) or not (1 <= cap <= 200):
+        raise ValueError(f"diff_cap must be an int from 1 to 200, got {cap!r}")
+    path = default_cache_dir() / f"table_football_clock_{config_digest(config, f'cap{cap}')}.npz"
+    if cache and path.exists():
+        try:
+            sol = load_solution(path)
+            if sol.config == config and int(sol.arrays["diff_cap"]) == cap:
+                return sol
+        except ValueError:
+            pass  # a bad cache file is solved again and overwritten
+    V12, V34, VOT, owp = _induction(config, cap, progress)
+    cls = _solution_class()
+    sol = cls(config, {"V12": V12, "V34": V34, "VOT": VOT, "diff_cap": np.array(cap),
+                       "opener_win_probability": np.array(owp)})
+    if cache:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp.npz")
+            sol.save(tmp)
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a read-only cache only costs the solve next time
+    return sol
+
+
+def validate_clock_arrays(config: TableFootballConfig, data: dict, path) -> None:
+    m = build_model(config.downs, config.recovery_option)
+    if set(data) != {"V12", "V34", "VOT", "diff_cap", "opener_win_probability"}:
+        raise ValueError(f"{path}: arrays {sorted(data)} are not a clock solution's")
+    cap = data["diff_cap"]
+    if cap.shape != () or cap.dtype.kind not in "iu" or not (1 <= int(cap) <= 200):
+        raise ValueError(f"{path}: bad diff_cap")
+    cap = int(cap)
+    QB, NT, NTo, F, nd = (config.quarter_boxes, config.timeouts_per_half + 1, config.overtime_timeouts + 1,
+                          m.n_fields, 2 * cap + 1)
+    shapes = {"V12": (2, QB, nd, F, NT, NT, 2), "V34": (2, QB, nd, F, NT, NT), "VOT": (QB, F, NTo, NTo),
+              "opener_win_probability": ()}
+    for name, shape in shapes.items():
+        if data[name].shape != shape or data[name].dtype != np.float64:
+            raise ValueError(f"{path}: {name} has shape {data[name].shape} {data[name].dtype}, expected {shape} float64")
+
+
+import os  # noqa: E402
+
+ClockSolution = _solution_class()  # noqa: F811

@@ -1,0 +1,247 @@
+"""The exact solver of Table Football (ruling 17): its model against the engine, its fixed point, its
+clock cap, its files, and Monte-Carlo play of the engine with fixed seeds."""
+
+import numpy as np
+import pytest
+
+import gridiron_env.table_football as tf
+from gridiron_env.table_football import actions as A
+from gridiron_env.table_football.agents import FixedAgent, OptimalAgent, RandomAgent, play_games
+from gridiron_env.table_football.solve import exact_win_probability, load_solution, solve
+
+BASIC = tf.TableFootballConfig()
+SMALL_CLOCK = tf.TableFootballConfig(clock=True, quarter_boxes=4, two_minute_boxes=2, timeouts_per_half=1,
+                                     overtime_timeouts=1)
+SMALL_CLOCK_OPTION = SMALL_CLOCK.replace(recovery_option=True)
+SMALL_OPTION = tf.TableFootballConfig(target_score=10, recovery_option=True)
+
+
+class _NeedMore(Exception):
+    def __init__(self, high, count):
+        self.high, self.count = high, count
+
+
+class _PathChance:
+    """Gives the draws of a fixed path, asking for more when the path runs out (for enumeration)."""
+
+    def __init__(self, path):
+        self.path = list(path)
+        self.used = 0
+
+    def draw(self, state, games, high, count, what=""):
+        if np.asarray(games).size == 0:
+            return np.zeros((0, count), dtype=np.int64)
+        if self.used + count > len(self.path):
+            raise _NeedMore(int(np.max(high)), count)
+        out = np.array(self.path[self.used:self.used + count], dtype=np.int64)[None, :]
+        self.used += count
+        return out
+
+
+def outcomes(state, action, config):
+    """Every (probability, next state) of one game's action, by walking all dice through the engine."""
+    out = []
+    stack = [([], 1.0)]
+    while stack:
+        path, prob = stack.pop()
+        try:
+            nxt = tf.step(state, np.array([action]), config, chance=_PathChance(path))
+        except _NeedMore as need:
+            for v in range(need.high ** need.count):
+                digits = [(v // need.high ** i) % need.high for i in range(need.count)]
+                stack.append((path + digits, prob / need.high ** need.count))
+            continue
+        out.append((prob, nxt))
+    assert abs(sum(p for p, _ in out) - 1) < 1e-12
+    return out
+
+
+def sample_states(config, n, seed, steps=400):
+    """States met in random play (every phase the config has), one game each."""
+    s = tf.init(64, seed, config)
+    agent = RandomAgent()
+    agent.reset(np.arange(64) + seed)
+    rng = np.random.default_rng(seed)
+    seen = []
+    for _ in range(steps):
+        if s.is_over().all():
+            break
+        s = tf.step(s, agent.act(s, config), config)
+        live = np.flatnonzero(~s.is_over())
+        if live.size:
+            seen.append(s.take(rng.choice(live, 1)))
+    idx = rng.choice(len(seen), min(n, len(seen)), replace=False)
+    # rarer phases first, so that every phase is checked
+    chosen = [seen[i] for i in idx]
+    for ph in range(1, 6):
+        extra = [x for x in seen if x.phase[0] == ph][:3]
+        chosen += extra
+    return chosen
+
+
+def _check_against_engine(config, sol, states):
+    checked_phases = set()
+    for s in states:
+        q = sol.action_values(s)[0]
+        decider = int(s.to_act[0])
+        for a in np.flatnonzero(s.legal[0]):
+            expected = sum(p * float(sol.value_for(nxt, decider)[0]) for p, nxt in outcomes(s, int(a), config))
+            assert abs(q[a] - expected) < 1e-11, (tf.to_diagram(s), tf.ACTION_NAMES[a], q[a], expected)
+        best = np.nanmax(q)
+        v = float(sol.value_for(s, decider)[0])
+        assert abs(v - best) < 1e-11, (tf.to_diagram(s), v, best)
+        assert int(sol.policy(s)[0]) == int(np.nanargmax(q))
+        checked_phases.add(int(s.phase[0]))
+    return checked_phases
+
+
+@pytest.fixture(scope="module")
+def basic():
+    return solve(BASIC)
+
+
+def test_basic_values_are_the_engine_one_step_look_ahead(basic):
+    phases = _check_against_engine(BASIC, basic, sample_states(BASIC, 25, 1))
+    assert phases == {0}
+
+
+def test_recovery_option_values_are_the_engine_one_step_look_ahead():
+    sol = solve(SMALL_OPTION)
+    phases = _check_against_engine(SMALL_OPTION, sol, sample_states(SMALL_OPTION, 20, 2))
+    assert phases == {0, 1}
+
+
+def test_clock_values_are_the_engine_one_step_look_ahead():
+    sol = solve(SMALL_CLOCK_OPTION, diff_cap=30, cache=False)
+    phases = _check_against_engine(SMALL_CLOCK_OPTION, sol, sample_states(SMALL_CLOCK_OPTION, 20, 3, steps=150))
+    assert phases == {0, 1, 2, 3, 4, 5}
+
+
+def test_basic_fixed_point_and_symmetry(basic):
+    V = basic.arrays["V"]
+    assert V.shape == (28, 28, basic.model.n_nodes) and (V >= 0).all() and (V <= 1).all()
+    # the opener's chance and the receiver's add up to 1 (the receiver starts at its own 20 after a toss)
+    s = tf.init(2, 0, BASIC)
+    v = basic.value_for(s, s.opener)
+    assert np.allclose(v, basic.opener_win_probability, atol=1e-15)
+    # more points never hurt (26 and 27 are worth the same: any score but a safety reaches 28)
+    f = basic.model.first(20)
+    assert (np.diff(V[:, 5, f]) >= -1e-15).all() and (np.diff(V[5, :, f]) <= 1e-15).all()
+    assert V[27, 5, f] > V[0, 5, f] + 0.4
+
+
+def test_value_of_finished_games_and_a_draw():
+    s = tf.from_diagram(
+        "table football diagram v1\nphase: game_over\nto act: -\noffence: two\nsnap offence: one\nopener: one\n"
+        "score: 28-3\nball: 20\nline to gain: 30\ndown: 1\nfield: G...o.|.............G\nquarter: -\nboxes: -\n"
+        "time outs: -\npending cost: 0\nlast play: run 6-6\nplays: 30\nsteps: 30\nresult: one wins\n")
+    sol = solve(tf.TableFootballConfig(target_score=28))
+    assert sol.value_for(s, 0)[0] == 1.0 and sol.value(s)[0] == 0.0 and sol.policy(s)[0] == -1
+
+
+def test_monte_carlo_optimal_against_optimal_matches_the_opener_win_probability(basic):
+    agent = OptimalAgent(BASIC, basic)
+    n = 3000
+    r = play_games(agent, agent, n, seed=100, config=BASIC)
+    rate = float((r.winner == r.opener).mean())
+    sigma = np.sqrt(0.25 / n)
+    assert abs(rate - basic.opener_win_probability) < 4 * sigma  # 4 sigma, fixed seeds
+
+
+def test_monte_carlo_against_a_fixed_policy_matches_exact_win_probability(basic):
+    fixed = FixedAgent(0.5)
+    pv = exact_win_probability(fixed, BASIC, basic)
+    assert 0 < pv.overall < 0.5  # the optimal agent beats it
+    n = 3000
+    r = play_games(fixed, OptimalAgent(BASIC, basic), n, seed=200, config=BASIC)
+    assert abs(r.a_rate - pv.overall) < 4 * np.sqrt(0.25 / n)
+    # evaluating the optimal policy itself gives the solver's values back
+    own = exact_win_probability(lambda s: basic.policy(s), BASIC, basic)
+    assert abs(own.opening - basic.opener_win_probability) < 1e-12 and abs(own.overall - 0.5) < 1e-12
+
+
+def test_optimal_agent_beats_random_and_fixed_policies(basic):
+    r = play_games(OptimalAgent(BASIC, basic), RandomAgent(), 400, seed=300, config=BASIC)
+    assert r.a_rate > 0.9
+    always_run = exact_win_probability(lambda s: np.zeros(s.batch_size, dtype=np.int64), BASIC, basic)
+    assert always_run.overall < 0.5 - 0.02
+
+
+def test_clock_cap_moves_no_start_value_by_more_than_1e9():
+    lo = solve(SMALL_CLOCK, diff_cap=24, cache=False)
+    hi = solve(SMALL_CLOCK, diff_cap=36, cache=False)
+    assert abs(lo.opener_win_probability - hi.opener_win_probability) < 1e-9
+    # and every state inside the smaller cap that is not near it agrees too (start of each quarter)
+    for q, name in ((0, "V12"), (1, "V12"), (0, "V34"), (1, "V34")):
+        a = lo.arrays[name][q, -1][24 - 8:24 + 9]
+        b = hi.arrays[name][q, -1][36 - 8:36 + 9]
+        assert np.abs(a - b).max() < 1e-6
+
+
+def test_clock_monte_carlo_optimal_against_optimal():
+    sol = solve(SMALL_CLOCK, diff_cap=30, cache=False)
+    agent = OptimalAgent(SMALL_CLOCK, sol)
+    n = 2000
+    r = play_games(agent, agent, n, seed=400, config=SMALL_CLOCK)
+    points = np.where(r.winner == r.opener, 1.0, np.where(r.winner == tf.DRAW, 0.5, 0.0))
+    assert abs(points.mean() - sol.opener_win_probability) < 4 * np.sqrt(0.25 / n)
+    r = play_games(agent, FixedAgent(0.5), 600, seed=500, config=SMALL_CLOCK)
+    assert r.a_rate > 0.5
+
+
+def test_solution_file_round_trip_and_validation(tmp_path, basic):
+    path = tmp_path / "basic.npz"
+    basic.save(path)
+    back = load_solution(path)
+    assert back.config == BASIC and np.array_equal(back.arrays["V"], basic.arrays["V"])
+    bad = dict(np.load(path, allow_pickle=False))
+    bad["V"] = bad["V"][:, :, :10]
+    np.savez(tmp_path / "bad.npz", **bad)
+    with pytest.raises(ValueError, match="arrays do not fit"):
+        load_solution(tmp_path / "bad.npz")
+    bad = dict(np.load(path, allow_pickle=False))
+    bad["V"] = bad["V"] * 2
+    np.savez(tmp_path / "bad2.npz", **bad)
+    with pytest.raises(ValueError, match="outside"):
+        load_solution(tmp_path / "bad2.npz")
+    np.savez(tmp_path / "pickled.npz", meta=np.array([{"x": 1}], dtype=object), V=bad["V"])
+    with pytest.raises(ValueError):
+        load_solution(tmp_path / "pickled.npz")
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="not a readable"):
+        load_solution(tmp_path / "junk.npz")
+    small = solve(SMALL_CLOCK, diff_cap=10, cache=False)
+    small.save(tmp_path / "clock.npz")
+    back = load_solution(tmp_path / "clock.npz")
+    s = tf.init(8, 3, SMALL_CLOCK)
+    assert np.array_equal(back.value(s), small.value(s))
+
+
+def test_solver_refuses_what_it_cannot_solve():
+    with pytest.raises(ValueError, match="clock_target"):
+        solve(tf.TableFootballConfig(clock=True, clock_target=True))
+    with pytest.raises(ValueError, match="diff_cap"):
+        solve(SMALL_CLOCK, diff_cap=0, cache=False)
+
+
+@pytest.mark.slow
+def test_full_clock_cap_and_monte_carlo():
+    config = tf.TableFootballConfig(clock=True)
+    sol = solve(config)
+    lo = solve(config, diff_cap=50)
+    assert abs(sol.opener_win_probability - lo.opener_win_probability) < 1e-9
+    agent = OptimalAgent(config, sol)
+    n = 2000
+    r = play_games(agent, agent, n, seed=600, config=config)
+    points = np.where(r.winner == r.opener, 1.0, np.where(r.winner == tf.DRAW, 0.5, 0.0))
+    assert abs(points.mean() - sol.opener_win_probability) < 4 * np.sqrt(0.25 / n)
+
+
+@pytest.mark.slow
+def test_command_prints_the_summary(tmp_path, capsys):
+    from gridiron_env.table_football.solve import main
+
+    assert main(["--out", str(tmp_path), "--basic-only"]) == 0
+    out = capsys.readouterr().out
+    assert "opener wins" in out and "basic, 3 downs" in out
+    assert load_solution(tmp_path / "table_football_basic.npz").config == BASIC
