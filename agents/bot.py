@@ -216,8 +216,8 @@ def _npz_members(data: bytes, name: str) -> dict[str, bytes]:
 
 
 def _read_array(blob: bytes, name: str, key: str, field: Field):
-    """One ``.npy`` member as a value checked against its row of FIELDS: a Python int or str for a
-    scalar, a float32 array for a layer."""
+    """One ``.npy`` member as a value checked against its row of FIELDS: a Python int or str for an
+    integer or text scalar, else an array (float32 for floats)."""
     where = f"{name}: the array {key!r} ({field.what})"
     fp = io.BytesIO(blob)
     try:
@@ -251,23 +251,25 @@ def _read_array(blob: bytes, name: str, key: str, field: Field):
                            f"needs {size}")
     array = np.frombuffer(blob, dtype=dtype, count=math.prod(shape), offset=offset)
     array = array.reshape(shape, order="F" if fortran else "C")
-    if field.kinds == "f":
+    if dtype.kind == "f":
         with np.errstate(over="ignore", invalid="ignore"):
             array = array.astype(np.float32)  # a copy; a float64 weight beyond float32 becomes inf: refused
         if not np.isfinite(array).all():
             raise BotFileError(f"{where} holds non-finite values (nan or inf, or beyond float32)")
-        low, high = array.min(), array.max()
-        if (field.low is not None and low < field.low) or (field.high is not None and high > field.high):
-            raise BotFileError(f"{where} holds values from {low:g} to {high:g}; they must lie "
-                               f"from {field.low} to {field.high}")
-        return array
-    value = int(array[()]) if dtype.kind in "iu" else str(array[()])
-    if field.choices is not None and value not in field.choices:
-        shown = display_name(value)
-        raise BotFileError(f"{where} is {shown[:80]!r}; it must be " + " or ".join(map(repr, field.choices)))
-    if (field.low is not None and value < field.low) or (field.high is not None and value > field.high):
-        raise BotFileError(f"{where} is {value}; it must be from {field.low} to {field.high}")
-    return value
+    else:
+        array = array.astype(np.int64 if dtype.kind == "i" else dtype if dtype.kind == "U" else np.uint64)
+    # Python ints or strs, compared exactly whatever the dtype; a float array's extremes
+    values = [array.min().item(), array.max().item()] if dtype.kind == "f" else array.ravel().tolist()
+    if field.choices is not None:
+        wrong = [v for v in values if v not in field.choices]
+        if wrong:
+            raise BotFileError(f"{where} is {display_name(wrong[0])[:80]!r}; it must be "
+                               + " or ".join(map(repr, field.choices)))
+    low, high = min(values), max(values)
+    if (field.low is not None and low < field.low) or (field.high is not None and high > field.high):
+        shown = f"{low}" if array.ndim == 0 else f"from {low:g} to {high:g}"
+        raise BotFileError(f"{where} is {shown}; it must be from {field.low} to {field.high}")
+    return values[0] if array.ndim == 0 and dtype.kind != "f" else array
 
 
 class Bot:
