@@ -27,7 +27,7 @@ def test_reset_reports_every_game_from_the_acting_teams_side():
     np.testing.assert_array_equal(to_act, s.to_act)
     assert to_act.dtype == np.int8 and (to_act >= 0).all()
     assert obs.shape == (5, FEATURES_SIZE) and obs.dtype == np.float32
-    np.testing.assert_array_equal(obs, observe(s, s.to_act))
+    np.testing.assert_array_equal(obs, observe(s, s.to_act, b.config))  # (the rules features read the config)
     assert mask.dtype == np.int8 and mask.shape == (5, g.NUM_ACTIONS)
     np.testing.assert_array_equal(mask, s.legal.astype(np.int8))
     assert rewards.shape == (5, 2) and not rewards.any() and not term.any() and not trunc.any()
