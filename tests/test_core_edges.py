@@ -308,7 +308,8 @@ def test_a_bad_active_mask_is_refused_naming_active(bad):
 
 @pytest.mark.parametrize("bad", [None, "state", {}, 3, np.zeros(3)])
 def test_a_state_that_is_not_a_state_is_refused(bad):
-    for call in (lambda: g.step(bad, 0), lambda: engine.recompute_legal(bad), lambda: g.legal_action_mask(bad)):
+    for call in (lambda: g.step(bad, 0), lambda: engine.recompute_legal(bad), lambda: g.legal_action_mask(bad),
+                 lambda: check_invariants(bad), lambda: engine.start_drive(bad, [0], 0, 10, 8)):
         with pytest.raises(TypeError, match="state must be a State"):
             call()
         with pytest.raises(ValueError, match="state must be a State"):  # the same error is both
@@ -333,6 +334,13 @@ def test_a_chance_source_without_draw_is_refused():
         g.step(s, s.legal.argmax(axis=1), chance="dice")
     with pytest.raises(ValueError, match="chance"):
         g.init(2, chance=object())
+
+
+@pytest.mark.parametrize("bad", [[1.7], [True], [-1], ["3"], [None], [0, 2.0]])
+def test_scripted_chance_takes_only_ints(bad):
+    with pytest.raises(ValueError, match="ScriptedChance outcomes must be ints"):
+        ScriptedChance(bad)
+    assert ScriptedChance([np.int64(3), 0]).queue == [3, 0]
 
 
 def test_start_drive_checks_its_games_and_numbers():

@@ -153,7 +153,11 @@ class ScriptedChance:
     """
 
     def __init__(self, outcomes):
-        self.queue = [int(v) for v in outcomes]
+        values = list(outcomes)
+        for i, v in enumerate(values):  # (a float or a bool is a slip in a test: never truncated to an int)
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 0:
+                raise ValueError(f"ScriptedChance outcomes must be ints >= 0, got {v!r} at position {i}")
+        self.queue = [int(v) for v in values]
         self.log: list[tuple[str, list[int]]] = []
 
     def draw(self, state, games, high, count, what=""):

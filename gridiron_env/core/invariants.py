@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..config import ArgumentTypeError
 from .geometry import FRAME_ROW, HASH_BAND, LAST_FIELD_ROW, FIRST_FIELD_ROW, N_LANES, N_SLOTS
 from .state import (
     DEFENCE_FORMATION, GAME_OVER, KICK_DECISION, OFFENCE_FORMATION, PLAY, SCRAMBLE, SPECIALS_PICK, State,
@@ -21,6 +22,8 @@ class InvariantError(AssertionError):
 
 def find_violations(s: State, check_mask: bool = False, config=None) -> list[tuple[int, str]]:
     """Every (game, problem) in the batch; empty when all invariants hold."""
+    if not isinstance(s, State):
+        raise ArgumentTypeError(f"state must be a State (as init returns), got {type(s).__name__}")
     problems: list[tuple[int, str]] = []
     B = s.batch_size
     games = np.arange(B)
