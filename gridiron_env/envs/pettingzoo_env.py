@@ -179,7 +179,10 @@ class raw_env(AECEnv, EzPickle):
                                "call reset() to play again")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)  # None removes the dead agent; anything else is a ValueError
+            if action is not None:  # PettingZoo's rule (its own message does not say what to do)
+                raise ValueError(f"{agent} is done (the game is over): the only valid action is None, which "
+                                 f"removes it; got {action!r}. Call reset() to play again")
+            self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
         old = self.game_state
