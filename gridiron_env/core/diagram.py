@@ -176,6 +176,11 @@ class _Bad(Exception):
     """A value's problem, before the caller adds where it is."""
 
 
+def _show(text: str) -> str:
+    """A value as quoted in a message, cut short (a diagram may be up to MAX_DIAGRAM_CHARS long)."""
+    return repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
+
+
 _INT = re.compile(r"[0-9]{1,20}")
 _SQUARE = re.compile(r"([0-9]{1,2}),([0-9]{1,2})")
 _ROW_LINE = re.compile(r"\s*([0-9]{1,3})\s*\|(.*)")
@@ -183,7 +188,7 @@ _ROW_LINE = re.compile(r"\s*([0-9]{1,3})\s*\|(.*)")
 
 def _int(text: str, low: int, high: int, what: str) -> int:
     if not _INT.fullmatch(text):
-        raise _Bad(f"{what} must be a whole number from {low} to {high}, got {text!r}")
+        raise _Bad(f"{what} must be a whole number from {low} to {high}, got {_show(text)}")
     value = int(text)
     if not low <= value <= high:
         raise _Bad(f"{what} must be from {low} to {high}, got {value}")
@@ -193,13 +198,13 @@ def _int(text: str, low: int, high: int, what: str) -> int:
 def _words(value: str, n: int, form: str) -> list[str]:
     words = value.split()
     if len(words) != n:
-        raise _Bad(f"the value must be {form}, got {value!r}")
+        raise _Bad(f"the value must be {form}, got {_show(value)}")
     return words
 
 
 def _choice(text: str, allowed, what: str):
     if text not in allowed:
-        raise _Bad(f"{what} must be one of {', '.join(allowed)}; got {text!r}")
+        raise _Bad(f"{what} must be one of {', '.join(allowed)}; got {_show(text)}")
     return allowed[text] if isinstance(allowed, dict) else text
 
 
@@ -215,23 +220,23 @@ def _yes(text: str, what: str) -> bool:
 def _int_pair(value: str, high: int, what: str) -> tuple[int, int]:
     parts = value.split("-")
     if len(parts) != 2:
-        raise _Bad(f"{what} must be 'a-b' (team one's, then team two's), got {value!r}")
+        raise _Bad(f"{what} must be 'a-b' (team one's, then team two's), got {_show(value)}")
     return _int(parts[0], 0, high, f"team one's {what}"), _int(parts[1], 0, high, f"team two's {what}")
 
 
 def _square(text: str, what: str) -> int:
     m = _SQUARE.fullmatch(text)
     if not m:
-        raise _Bad(f"{what} must be a square 'row,lane', got {text!r}")
+        raise _Bad(f"{what} must be a square 'row,lane', got {_show(text)}")
     row, lane = int(m.group(1)), int(m.group(2))
     if not (1 <= row <= N_ROWS and 1 <= lane <= N_LANES):
-        raise _Bad(f"{what} {text!r} is off the {N_ROWS} x {N_LANES} grid (rows 1-{N_ROWS}, lanes 1-{N_LANES})")
+        raise _Bad(f"{what} {_show(text)} is off the {N_ROWS} x {N_LANES} grid (rows 1-{N_ROWS}, lanes 1-{N_LANES})")
     return (row - 1) * N_LANES + lane - 1
 
 
 def _tag(text: str, what: str, allowed=TAGS) -> int:
     if text not in allowed:
-        raise _Bad(f"{what} must be a player tag ({' '.join(allowed)}), got {text!r}")
+        raise _Bad(f"{what} must be a player tag ({' '.join(allowed)}), got {_show(text)}")
     return _TAG_SLOT[text]
 
 
@@ -261,31 +266,31 @@ def _parse_value(key: str, value: str) -> dict:
     if key == "line of scrimmage":
         w = _words(value, 4, "'row R lane L'")
         if w[0] != "row" or w[2] != "lane":
-            raise _Bad(f"the value must be 'row R lane L', got {value!r}")
+            raise _Bad(f"the value must be 'row R lane L', got {_show(value)}")
         return {"los_row": _int(w[1], 1, N_ROWS, "the row") - 1, "los_lane": _int(w[3], 1, N_LANES, "the lane") - 1}
     if key == "line to gain":
         w = _words(value, 2, "'row R'")
         if w[0] != "row":
-            raise _Bad(f"the value must be 'row R', got {value!r}")
+            raise _Bad(f"the value must be 'row R', got {_show(value)}")
         return {"line_to_gain": _int(w[1], 1, N_ROWS, "the row") - 1}
     if key == "rolls":
         return {"rolls": _int(value, 0, MAX_ROLLS, "rolls")}
     if key == "dice":
         sides = value.split("-")
         if len(sides) != 2:
-            raise _Bad(f"the dice must be 'h,l-h,l' (each team's high die, low die), got {value!r}")
+            raise _Bad(f"the dice must be 'h,l-h,l' (each team's high die, low die), got {_show(value)}")
         dice = []
         for team, side in zip(("one", "two"), sides):
             faces = side.split(",")
             if len(faces) != 2:
-                raise _Bad(f"team {team}'s dice must be two faces 'h,l', got {side!r}")
+                raise _Bad(f"team {team}'s dice must be two faces 'h,l', got {_show(side)}")
             high, low = (_int(f, 0, 6, f"team {team}'s die") for f in faces)
             if (high == 0) != (low == 0) or high < low:
                 raise _Bad(f"team {team}'s dice must be high then low, faces 1-6 (or 0,0 before the first "
-                           f"roll), got {side!r}")
+                           f"roll), got {_show(side)}")
             dice.append((high, low))
         if (dice[0][0] == 0) != (dice[1][0] == 0):
-            raise _Bad(f"both teams roll together: both pairs are 0,0 or neither, got {value!r}")
+            raise _Bad(f"both teams roll together: both pairs are 0,0 or neither, got {_show(value)}")
         return {"dice": dice}
     if key == "formations":
         off, dfn = _words(value, 2, "the offence's and the defence's formation names ('-' unset)")
@@ -297,7 +302,7 @@ def _parse_value(key: str, value: str) -> dict:
         if words == ["-"]:
             return {"strong": [False] * 5}
         if not words or len(set(words)) != len(words):
-            raise _Bad(f"the value must be '-' or distinct interior linemen ({' '.join(_STRONG_TAGS)}), got {value!r}")
+            raise _Bad(f"the value must be '-' or distinct interior linemen ({' '.join(_STRONG_TAGS)}), got {_show(value)}")
         for w in words:
             _tag(w, "a strong lineman", _STRONG_TAGS)
         return {"strong": [t in words for t in _STRONG_TAGS]}
@@ -316,7 +321,7 @@ def _parse_value(key: str, value: str) -> dict:
     if key == "scramble":
         w = _words(value, 4, "'step N resume one/two'")
         if w[0] != "step" or w[2] != "resume":
-            raise _Bad(f"the value must be 'step N resume one/two', got {value!r}")
+            raise _Bad(f"the value must be 'step N resume one/two', got {_show(value)}")
         return {"scramble_step": _int(w[1], 0, 1, "the blind steps taken"), "resume_team": _team(w[3], "the resume team")}
     if key == "ball":
         w = value.split()
@@ -326,11 +331,11 @@ def _parse_value(key: str, value: str) -> dict:
             return {"ball": ("carrier", _tag(w[1], "the carrier"))}
         if w[:1] == ["loose"] and len(w) in (2, 3) and (len(w) == 2 or w[2] == "hidden"):
             return {"ball": ("loose", _square(w[1], "the ball's square"), len(w) == 3)}
-        raise _Bad(f"the value must be 'carrier TAG', 'loose r,l', 'loose r,l hidden' or '-', got {value!r}")
+        raise _Bad(f"the value must be 'carrier TAG', 'loose r,l', 'loose r,l hidden' or '-', got {_show(value)}")
     if key == "result":
         w = _words(value, 6, "'winner one/two/- terminated yes/no truncated yes/no'")
         if (w[0], w[2], w[4]) != ("winner", "terminated", "truncated"):
-            raise _Bad(f"the value must be 'winner one/two/- terminated yes/no truncated yes/no', got {value!r}")
+            raise _Bad(f"the value must be 'winner one/two/- terminated yes/no truncated yes/no', got {_show(value)}")
         return {"winner": _team(w[1], "the winner", none_ok=True), "terminated": _yes(w[3], "terminated"),
                 "truncated": _yes(w[5], "truncated")}
     if key == "steps":
@@ -384,7 +389,7 @@ def from_diagram(text: str, config: GameConfig | None = None) -> State:
             _fail(f"diagram line {n} ('view'): this is a team's view of a game (to_diagram(..., team=)), with "
                   "hidden fields left out; it cannot be read back")
         if key not in KEYS:
-            _fail(f"diagram line {n}: unknown key {key[:40]!r}; the keys are: {', '.join(KEYS)}")
+            _fail(f"diagram line {n}: unknown key {_show(key)}; the keys are: {', '.join(KEYS)}")
         if key in lines_of:
             _fail(f"diagram line {n} ({key!r}): {key!r} is given twice (first on line {lines_of[key]})")
         lines_of[key] = n
@@ -465,7 +470,7 @@ def from_diagram(text: str, config: GameConfig | None = None) -> State:
                 continue
             tag = cell[:-1] if cell.endswith("@") else cell
             if tag not in _TAG_SLOT:
-                _fail(f"diagram line {n}: unknown cell {cell[:8]!r} at row {row} lane {lane}; a cell is '.', '*', "
+                _fail(f"diagram line {n}: unknown cell {_show(cell)} at row {row} lane {lane}; a cell is '.', '*', "
                       "a player tag, or a tag with '@' (the carrier)")
             slot = _TAG_SLOT[tag]
             if slot in squares:
@@ -546,6 +551,8 @@ def from_diagram(text: str, config: GameConfig | None = None) -> State:
         bad("overtime", f"overtime points exceed the score {v['score'][0]}-{v['score'][1]}")
 
     if phase == SPECIALS_PICK:
+        if not config.specials:
+            bad("phase", "there is no specials phase with GameConfig(specials=False)")
         first, second = v["special"]
         if to_act == 0 and (first >= 0 or second >= 0):
             bad("specials", "team one picks first: while it is to act no special is picked yet")
