@@ -35,10 +35,15 @@ def make(config=BASIC, **kv):
     return tf.from_diagram(text, config)
 
 
+def pair(first, second):
+    """The one draw of a pair of dice (ScriptedChance value) with faces first + 1, second + 1."""
+    return 6 * first + second
+
+
 def dice_for(total):
-    """Die faces (high, low) for a 2d6 total, as ScriptedChance values (face - 1)."""
+    """The draw of a pair of dice (high, low) with a given 2d6 total."""
     high = min(6, total - 1)
-    return [high - 1, total - high - 1]
+    return [pair(high - 1, total - high - 1)]
 
 
 def act(state, action, outcomes=(), config=BASIC):
@@ -76,7 +81,7 @@ def test_r01_possessions_start_first_and_ten_at_the_own_20_and_positions_are_mul
 # --- ruling 2: touchdown at 100, safety at 0 -----------------------------------------------------------------
 
 def test_r02_touchdown_at_or_past_100_and_safety_at_or_behind_0():
-    s = run(make(ball=80, line_to_gain=90), 4, [1, 2])  # reverse +20 reaches exactly 100; extra point 2+3
+    s = run(make(ball=80, line_to_gain=90), 4, [pair(1, 2)])  # reverse +20 reaches exactly 100; extra point 2+3
     assert s.score[0].tolist() == [7, 0] and where(s) == (1, 20, 30, 1)
     s = run(make(ball=10, down=2, line_to_gain=25), 5)  # sack -10 reaches exactly 0: safety
     assert s.score[0].tolist() == [0, 2] and where(s) == (1, 20, 30, 1)
@@ -126,7 +131,7 @@ def test_r04_field_goal_on_any_down_punt_on_the_last_down_only():
 def test_r05_every_total_of_the_results_table(total, expected):
     s = make(ball=50)
     if expected == ("td",):
-        s = run(s, total, [2, 2])
+        s = run(s, total, [pair(2, 2)])
         assert s.score[0].tolist() == [7, 0] and where(s) == (1, 20, 30, 1)
     else:
         s = run(s, total)
@@ -171,9 +176,9 @@ def test_r07_field_goal_good_when_the_die_reaches_the_goal_line_missed_at_the_sp
 # --- ruling 8: touchdown, extra point, kickoffs ----------------------------------------------------------
 
 def test_r08_extra_point_good_on_5_or_more_and_who_receives():
-    s = run(make(ball=50), 2, [1, 1])  # extra point 2+2 = 4: no good
+    s = run(make(ball=50), 2, [pair(1, 1)])  # extra point 2+2 = 4: no good
     assert s.score[0].tolist() == [6, 0] and where(s) == (1, 20, 30, 1)
-    s = run(make(ball=50), 2, [2, 1])  # 3+2 = 5: good
+    s = run(make(ball=50), 2, [pair(2, 1)])  # 3+2 = 5: good
     assert s.score[0].tolist() == [7, 0]
     s = run(make(ball=5, offence="two", down=2, line_to_gain=20), 5)  # team two concedes a safety
     assert s.score[0].tolist() == [2, 0] and where(s) == (0, 20, 30, 1)
@@ -184,7 +189,7 @@ def test_r08_extra_point_good_on_5_or_more_and_who_receives():
 def test_r09_first_to_the_target_and_the_cap_on_plays():
     s = run(make(ball=50, score="22-0"), 2)  # 28 before the extra point: no extra-point dice drawn
     assert s.terminated[0] and s.winner[0] == 0 and s.score[0].tolist() == [28, 0] and s.to_act[0] == -1
-    s = run(make(ball=50, score="21-0"), 2, [3, 3])  # 27, then the extra point reaches 28
+    s = run(make(ball=50, score="21-0"), 2, [pair(3, 3)])  # 27, then the extra point reaches 28
     assert s.terminated[0] and s.winner[0] == 0 and s.score[0].tolist() == [28, 0]
     s = act(make(ball=80, score="0-25", offence="two"), "field goal", [5])
     assert s.terminated[0] and s.winner[0] == 1 and not s.legal.any()
@@ -202,7 +207,7 @@ def test_r09_first_to_the_target_and_the_cap_on_plays():
                                          (11, 2), (12, 3)])
 def test_r10_box_cost_of_every_result(total, boxes):
     s = make(CLOCK, ball=50, time_outs="0-0")
-    s = run(s, total, [2, 2] if total == 2 else [], config=CLOCK)
+    s = run(s, total, [pair(2, 2)] if total == 2 else [], config=CLOCK)
     while s.phase[0] in (OOB_OFFENCE, OOB_DEFENCE):  # the gaining plays: nobody asks for out of bounds
         s = act(s, "decline", config=CLOCK)
     assert s.phase[0] == CHOOSE and s.boxes[0] == 60 - boxes
@@ -242,7 +247,7 @@ def test_r11_decisions_come_offence_out_of_bounds_defence_out_of_bounds_offence_
     s = act(s, "decline", config=CLOCK)
     assert s.phase[0] == CHOOSE and s.boxes[0] == 57 and where(s) == (1, 75, 85, 1)
     # the roles are the down's: after a touchdown the scorers (now kicking off) still decide first
-    s = run(make(CLOCK, ball=50), 2, [2, 2], config=CLOCK)
+    s = run(make(CLOCK, ball=50), 2, [pair(2, 2)], config=CLOCK)
     assert s.offence[0] == 1 and s.phase[0] == TIMEOUT_OFFENCE and s.to_act[0] == 0
 
 
@@ -273,14 +278,14 @@ def test_r12_time_outs_reset_to_3_at_half_time_and_are_lost():
 
 def test_r13_out_of_bounds_wins_on_a_high_roll_or_a_tie():
     s = run(make(CLOCK, ball=50, time_outs="0-0"), 9, config=CLOCK)  # 3 boxes
-    s = act(s, "out of bounds", [2, 2], config=CLOCK)  # asker 3, other 3: tie wins
+    s = act(s, "out of bounds", [pair(2, 2)], config=CLOCK)  # asker 3, other 3: tie wins
     assert s.phase[0] == CHOOSE and s.boxes[0] == 58
     s = run(make(CLOCK, ball=50, time_outs="0-0"), 6, config=CLOCK)  # 2 boxes
     s = act(s, "decline", config=CLOCK)
-    s = act(s, "out of bounds", [1, 4], config=CLOCK)  # the defence asks, rolls 2 against 5: lost
+    s = act(s, "out of bounds", [pair(1, 4)], config=CLOCK)  # the defence asks, rolls 2 against 5: lost
     assert s.boxes[0] == 58
     s = run(make(CLOCK, ball=50, time_outs="0-0"), 6, config=CLOCK)
-    s = act(s, "out of bounds", [5, 0], config=CLOCK)  # 2 boxes less 1
+    s = act(s, "out of bounds", [pair(5, 0)], config=CLOCK)  # 2 boxes less 1
     assert s.boxes[0] == 59
     s = run(make(CLOCK, ball=50, time_outs="0-0"), 10, config=CLOCK)  # no gain: not a gaining play
     assert s.phase[0] == CHOOSE
@@ -334,14 +339,14 @@ def test_r16_recovery_option_contest_and_decline():
     s = run(make(OPTION, ball=50), 3, config=OPTION)  # interception: team one decides first
     assert s.phase[0] == RECOVERY and s.to_act[0] == 0
     assert [tf.ACTION_NAMES[i] for i in np.flatnonzero(s.legal[0])] == ["decline", "contest"]
-    kept = act(s, "contest", [3, 3], config=OPTION)  # tie: kept, the down counts, no 10 yards
+    kept = act(s, "contest", [pair(3, 3)], config=OPTION)  # tie: kept, the down counts, no 10 yards
     assert where(kept) == (0, 50, 60, 2)
-    lost = act(s, "contest", [2, 3], config=OPTION)
+    lost = act(s, "contest", [pair(2, 3)], config=OPTION)
     assert where(lost) == (1, 40, 50, 1)
     declined = act(s, "decline", config=OPTION)
     assert where(declined) == (1, 40, 50, 1)
     s = run(make(OPTION, ball=50, down=4, line_to_gain=55), 11, config=OPTION)  # fumble on 4th down
-    kept = act(s, "contest", [5, 0], config=OPTION)
+    kept = act(s, "contest", [pair(5, 0)], config=OPTION)
     assert where(kept) == (1, 50, 60, 1)  # the down counts as played: over on downs at the spot
     s = run(make(BASIC, ball=50), 11)  # option off: no decision
     assert s.phase[0] == CHOOSE and where(s) == (1, 50, 60, 1)
@@ -350,7 +355,7 @@ def test_r16_recovery_option_contest_and_decline():
 def test_r16_recovery_then_clock_decisions():
     config = tf.TableFootballConfig(clock=True, recovery_option=True)
     s = run(make(config, ball=50), 3, config=config)
-    s = act(s, "contest", [0, 5], config=config)
+    s = act(s, "contest", [pair(0, 5)], config=config)
     assert s.phase[0] == TIMEOUT_OFFENCE and s.pending_cost[0] == 3 and s.offence[0] == 1
 
 
@@ -367,7 +372,7 @@ def test_r17_solver_values_match_a_one_step_look_ahead_through_the_engine():
     for a in range(6):
         for b in range(6):
             for xa, xb in ((x, y) for x in range(6) for y in range(6)):
-                out = tf.step(s, np.array([A.RUN_PLAY]), config, chance=tf.ScriptedChance([a, b, xa, xb]))
+                out = tf.step(s, np.array([A.RUN_PLAY]), config, chance=tf.ScriptedChance([pair(a, b), pair(xa, xb)]))
                 v = float(sol.value_for(out, 0)[0])
                 total += v / 36 / 36
     q = sol.action_values(s)[0]

@@ -90,7 +90,7 @@ def _check_against_engine(config, sol, states):
         best = np.nanmax(q)
         v = float(sol.value_for(s, decider)[0])
         assert abs(v - best) < 1e-11, (tf.to_diagram(s), v, best)
-        assert int(sol.policy(s)[0]) == int(np.nanargmax(q))
+        assert q[int(sol.policy(s)[0])] >= best - 1e-12
         checked_phases.add(int(s.phase[0]))
     return checked_phases
 

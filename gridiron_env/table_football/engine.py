@@ -11,7 +11,7 @@ import threading
 
 import numpy as np
 
-from ..core.chance import CounterChance, game_keys, seed_keys
+from ..core.chance import CounterChance, _uniform, game_keys, seed_keys
 from ..core.engine import IllegalActionError
 from . import actions as A
 from .config import TableFootballConfig
@@ -63,6 +63,13 @@ _CTX = _StepContext()
 
 def _draw(s: State, g, high, count, what):
     return _CTX.chance.draw(s, g, high, count, what)
+
+
+def _two_dice(s: State, g, what):
+    """Two dice as one draw of the 36 equally likely pairs: value v is the faces (v // 6 + 1, v % 6 + 1).
+    int64 [n, 2] faces 1-6 (ScriptedChance takes v = 6 (first - 1) + (second - 1))."""
+    v = _draw(s, g, 36, 1, what)[:, 0]
+    return np.stack([v // 6 + 1, v % 6 + 1], axis=1)
 
 
 # --- legal masks -------------------------------------------------------------------------------------------
@@ -183,7 +190,7 @@ def _touchdown(s: State, g) -> None:
     g, team = g[going], team[going]
     if g.size == 0:
         return
-    dice = _draw(s, g, 6, 2, "extra point") + 1
+    dice = _two_dice(s, g, "extra point")
     good = dice.sum(axis=1) >= EXTRA_POINT_MIN
     if good.any():
         going = np.ones(g.size, dtype=bool)
@@ -238,7 +245,7 @@ def _interception_spot_turnover(s: State, g) -> None:
 # --- the offence's choices -------------------------------------------------------------------------------
 
 def _run_play(s: State, g) -> None:
-    dice = _draw(s, g, 6, 2, "play dice") + 1
+    dice = _two_dice(s, g, "play dice")
     s.last_roll[g] = dice
     total = dice.sum(axis=1)
     if _CTX.config.recovery_option:  # the team that lost the ball decides first (ruling 16)
@@ -298,7 +305,7 @@ def _recovery(s: State, g, contest) -> None:
     s.phase[g] = CHOOSE
     kept = np.zeros(g.size, dtype=bool)
     if contest.any():
-        dice = _draw(s, g[contest], 6, 2, "recovery dice")  # [loser's die, other's die]
+        dice = _two_dice(s, g[contest], "recovery dice")  # [loser's die, other's die]
         kept[contest] = dice[:, 0] >= dice[:, 1]
     cost = RESULT_BOXES[total]
     keep = g[kept]
@@ -347,7 +354,7 @@ def _seek(s: State, g, stage) -> None:
 def _ask_out_of_bounds(s: State, g, asker_is_offence: bool) -> None:
     """Both roll 1d6; the side that asked wins on a high roll or a tie: the play costs 1 box less, at
     least 1 (ruling 13)."""
-    dice = _draw(s, g, 6, 2, "out of bounds dice")  # [asker's die, other's die]
+    dice = _two_dice(s, g, "out of bounds dice")  # [asker's die, other's die]
     won = dice[:, 0] >= dice[:, 1]
     s.pending_cost[g] = np.where(won, np.maximum(s.pending_cost[g] - 1, 1), s.pending_cost[g])
     _seek(s, g, np.full(g.size, TIMEOUT_OFFENCE))
@@ -409,6 +416,171 @@ def _end_quarter(s: State, g) -> None:
         _end_game(s, ot, DRAW)
 
 
+
+# --- the basic game's table-driven path -------------------------------------------------------------------
+#
+# In the basic game without the recovery option every decision is a play, and a play's result depends only
+# on the field state (position, line to gain, down), the choice and the dice. These tables hold every
+# such result, so a step is a few gathers over the batch. ``FAST_PATH = False`` sends every step through
+# the rule functions above (the tests check both paths give the same games).
+
+FAST_PATH = True
+_N_OUTCOMES = 25  # 2d6 totals 2-12 of a run at their own index, field-goal dice at 13-18, punt dice at 19-24
+
+
+def _basic_tables(downs: int):
+    cells = 21 * 21 * (downs + 1)
+    node = np.full(cells, -1, dtype=np.int64)
+    pos, ltg, dwn = [], [], []
+    for k in range(1, downs + 1):
+        for p in range(5, 100, 5):
+            lines = [min(p + 10, 100)] if k == 1 else range(p + 5, min(100, p + 10 * k) + 1, 5)
+            for L in lines:
+                node[(p // 5 * 21 + L // 5) * (downs + 1) + k] = len(pos)
+                pos.append(p), ltg.append(L), dwn.append(k)
+    n = len(pos)
+
+    def first(p):
+        return node[(p // 5 * 21 + min(p + 10, 100) // 5) * (downs + 1) + 1]
+
+    nxt = np.zeros((n, _N_OUTCOMES), dtype=np.int64)
+    flip = np.zeros((n, _N_OUTCOMES), dtype=np.int8)
+    own = np.zeros((n, _N_OUTCOMES), dtype=np.int16)  # points to the team on offence (6 = a touchdown)
+    other = np.zeros((n, _N_OUTCOMES), dtype=np.int16)
+    for f in range(n):
+        p, L, k = pos[f], ltg[f], dwn[f]
+
+        def out(o, nn, fl, ds=0, do=0):
+            nxt[f, o], flip[f, o], own[f, o], other[f, o] = nn, fl, ds, do
+
+        for t in range(2, 13):
+            kind = RESULT_KIND[t]
+            if kind == TOUCHDOWN_PASS:
+                out(t, first(OWN_20), 1, TOUCHDOWN_POINTS)
+            elif kind == INTERCEPTION:
+                q = p + 10
+                out(t, first(OWN_20 if q >= 100 else 100 - q), 1)
+            elif kind == FUMBLE:
+                out(t, first(100 - p), 1)
+            else:
+                q = p + int(RESULT_YARDS[t])
+                if q >= 100:
+                    out(t, first(OWN_20), 1, TOUCHDOWN_POINTS)
+                elif q <= 0:
+                    out(t, first(OWN_20), 1, 0, SAFETY_POINTS)
+                elif q >= L:
+                    out(t, first(q), 0)
+                elif k == downs:
+                    out(t, first(100 - q), 1)
+                else:
+                    out(t, node[(q // 5 * 21 + L // 5) * (downs + 1) + k + 1], 0)
+        for d in range(1, 7):
+            if 10 * d >= 100 - p:
+                out(12 + d, first(OWN_20), 1, FIELD_GOAL_POINTS)
+            else:
+                out(12 + d, first(100 - p), 1)
+            q = p + 10 * d
+            out(18 + d, first(OWN_20 if q >= 100 else 100 - q), 1)
+    return {"node": node, "pos": np.array(pos, dtype=np.int8), "ltg": np.array(ltg, dtype=np.int8),
+            "down": np.array(dwn, dtype=np.int8), "next": nxt.ravel(), "flip": flip.ravel(), "own": own.ravel(),
+            "other": other.ravel()}
+
+
+_TABLES: dict = {}
+
+
+def _step_basic(s: State, live, a, config: TableFootballConfig, all_live: bool) -> None:
+    """One play in every live game of the basic game (no recovery option), from the tables; also sets
+    to_act and the legal mask (``all_live``: ``live`` is every game, so slices stand in for gathers)."""
+    t = _TABLES.get(config.downs)
+    if t is None:
+        t = _TABLES[config.downs] = _basic_tables(config.downs)
+    g = slice(None) if all_live else live
+    D1 = config.downs + 1
+    pos = s.position[g].astype(np.intp)
+    pos //= 5
+    pos *= 21
+    pos += s.line_to_gain[g] // 5
+    pos *= D1
+    pos += s.down[g]
+    k = t["node"].take(pos)
+    k *= _N_OUTCOMES
+    run = a == A.RUN_PLAY
+    if run.all():
+        if all_live and type(_CTX.chance) is CounterChance:  # the same draws, read through slices
+            v = _uniform(s.rng_key, s.rng_counter, 36, 1)[:, 0]
+            s.rng_counter += np.uint64(1)
+        else:
+            v = _draw(s, live, 36, 1, "play dice")[:, 0]
+        first = v // 6
+        second = v - 6 * first
+        s.last_roll[g, 0] = first + 1
+        s.last_roll[g, 1] = second + 1
+        k += first
+        k += second
+        k += 2
+    else:
+        for action, what, base in ((A.RUN_PLAY, "play dice", 0), (A.FIELD_GOAL, "field goal die", 12),
+                                   (A.PUNT, "punt die", 18)):
+            sel = np.flatnonzero(a == action)
+            if sel.size:
+                gg = live[sel]
+                if action == A.RUN_PLAY:
+                    dice = _two_dice(s, gg, what)
+                    s.last_roll[gg] = dice
+                    k[sel] += dice.sum(axis=1)
+                else:
+                    die = _draw(s, gg, 6, 1, what)[:, 0] + 1
+                    s.last_roll[gg, 0], s.last_roll[gg, 1] = die, 0
+                    k[sel] += base + die
+    s.last_play[g] = a
+    s.plays[g] += 1
+    own = t["own"].take(k)
+    other = t["other"].take(k)
+    off = s.offence[g].astype(np.intp)
+    flat = s.score.reshape(-1)  # [team one, team two] of each game, side by side
+    at_own = (live if not all_live else np.arange(s.batch_size)) * 2 + off
+    at_other = at_own ^ 1
+    own_score = flat.take(at_own) + own
+    other_score = flat.take(at_other) + other
+    target = config.target_score
+    td = np.flatnonzero((own == TOUCHDOWN_POINTS) & (own_score < target))
+    if td.size:  # the extra point, unless the touchdown already won (ruling 9)
+        xp = _two_dice(s, live[td], "extra point").sum(axis=1) >= EXTRA_POINT_MIN
+        own_score[td] += xp
+    flat[at_own] = own_score
+    flat[at_other] = other_score
+    won = own_score >= target
+    over = won | (other_score >= target)
+    s.snap_offence[g] = off
+    nn = t["next"].take(k)
+    new_off = off ^ t["flip"].take(k)
+    if over.any():  # a finished game keeps its last field state (as the rule functions leave it)
+        ended = live[over] if not all_live else np.flatnonzero(over)
+        _end_game(s, ended, np.where(won[over], off[over], 1 - off[over]))
+        keep_pos = s.position[g][over]
+        keep_ltg = s.line_to_gain[g][over]
+        keep_down = s.down[g][over]
+        new_off[over] = off[over]
+    s.offence[g] = new_off
+    s.position[g] = t["pos"].take(nn)
+    s.line_to_gain[g] = t["ltg"].take(nn)
+    s.down[g] = t["down"].take(nn)
+    if over.any():
+        s.position[ended], s.line_to_gain[ended], s.down[ended] = keep_pos, keep_ltg, keep_down
+        s.to_act[ended] = -1
+        s.legal[ended] = False
+        go = live[~over] if not all_live else np.flatnonzero(~over)
+        s.to_act[go] = new_off[~over]
+        s.legal[go] = _CHOOSE_LEGAL[(s.down[go] >= config.downs).view(np.int8)]
+    else:
+        s.to_act[g] = new_off
+        s.legal[g] = _CHOOSE_LEGAL[(s.down[g] >= config.downs).view(np.int8)]
+
+
+_CHOOSE_LEGAL = np.array([_LEGAL[CHOOSE * 2], _LEGAL[CHOOSE * 2 + 1]])
+
+
 # --- step ------------------------------------------------------------------------------------------------
 
 def step(state: State, actions, config: TableFootballConfig | None = None, chance=None,
@@ -431,20 +603,31 @@ def step(state: State, actions, config: TableFootballConfig | None = None, chanc
     a = actions if all_live else actions[live]
     a = a.astype(np.int64)
     in_space = a.view(np.uint64) < A.NUM_ACTIONS  # negative ids wrap to huge values
-    ok = state.legal[live, np.where(in_space, a, 0)] & in_space
+    flat = live * A.NUM_ACTIONS
+    flat += np.where(in_space, a, 0)
+    ok = state.legal.reshape(-1).take(flat)
+    ok &= in_space
     if not ok.all():
         bad = int(np.flatnonzero(~ok)[0])
         _raise_illegal(state, int(live[bad]), int(a[bad]))
     s = state if reuse_input else state.copy()
     _CTX.config, _CTX.chance = config, chance or CounterChance()
     try:
-        _apply(s, live, a, config)
-        s.steps[live] += 1
-        capped = live[(s.plays[live] >= config.max_plays) & (s.phase[live] == CHOOSE)]
+        fast = FAST_PATH and not config.clock and not config.recovery_option
+        if fast:
+            _step_basic(s, live, a, config, all_live)
+        else:
+            _apply(s, live, a, config)
+        g = slice(None) if all_live else live
+        s.steps[g] += 1
+        capped = live[(s.plays[g] >= config.max_plays) & (s.phase[g] == CHOOSE)]
         if capped.size:  # the cap on plays: truncated with no winner, once the last play is settled
             s.truncated[capped] = True
             s.phase[capped] = GAME_OVER
-        _refresh(s, live, config)
+            if fast:
+                _refresh(s, capped, config)
+        if not fast:
+            _refresh(s, live, config)
     finally:
         _CTX.chance = None
     return s

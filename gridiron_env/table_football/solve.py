@@ -121,6 +121,11 @@ class BasicSolution(Solution):
         a, b, node = self._indices(state)
         return action_values(self.model, self.arrays["V"], self.config.target_score, a, b, node)
 
+    def policy(self, state: State) -> np.ndarray:
+        """int64 [B]: the solver's optimal action (the lowest id among the best), -1 when over."""
+        a, b, node = self._indices(state)
+        return np.where(state.legal.any(axis=1), self.arrays["P"][a, b, node], -1).astype(np.int64)
+
 
 def _check_supported(config: TableFootballConfig) -> None:
     if not isinstance(config, TableFootballConfig):
@@ -153,9 +158,9 @@ def solve(config: TableFootballConfig | None = None, diff_cap: int | None = None
             from .solve_basic import solve_values
 
             m = build_model(config.downs, config.recovery_option)
-            V = solve_values(m, config.target_score, progress)
+            V, P = solve_values(m, config.target_score, progress)
             owp = float(V[0, 0, m.first(20)])
-            _MEMO[key] = BasicSolution(key_config, {"V": V, "opener_win_probability": np.array(owp)})
+            _MEMO[key] = BasicSolution(key_config, {"V": V, "P": P, "opener_win_probability": np.array(owp)})
         sol = _MEMO[key]
     if sol.config != config:
         sol = type(sol)(config, sol.arrays)
@@ -188,10 +193,13 @@ def load_solution(path) -> Solution:
     if kind == "BasicSolution":
         m = build_model(config.downs, config.recovery_option)
         T = config.target_score
-        V = data.get("V")
-        if set(data) != {"V", "opener_win_probability"} or V is None or V.shape != (T, T, m.n_nodes) \
-                or V.dtype != np.float64:
+        V, P = data.get("V"), data.get("P")
+        if set(data) != {"V", "P", "opener_win_probability"} or V.shape != (T, T, m.n_nodes) \
+                or V.dtype != np.float64 or P.shape != V.shape or P.dtype != np.int8:
             raise ValueError(f"{path}: arrays do not fit the basic game of target {T}")
+        a, b, n = np.meshgrid(np.arange(T), np.arange(T), np.arange(m.n_nodes), indexing="ij")
+        if not (m.node_rows[n, P.astype(np.int64).clip(0, A.NUM_ACTIONS - 1)] >= 0).all() or (P < 0).any():
+            raise ValueError(f"{path}: P holds an action that is not legal at its node")
     else:
         validate_clock_arrays(config, data, path)
     for name, arr in data.items():

@@ -45,11 +45,12 @@ def action_values(m: Model, V: np.ndarray, target: int, a, b, node) -> np.ndarra
     return np.where(rows >= 0, q, np.nan)
 
 
-def solve_values(m: Model, target: int, progress=None) -> np.ndarray:
-    """V [target, target, nodes]: the exact win probability of the team on offence (the decider at every
-    node of the basic game)."""
+def solve_values(m: Model, target: int, progress=None):
+    """(V, P) [target, target, nodes]: the exact win probability of the team on offence (the decider at
+    every node of the basic game) and its optimal action (the lowest id among the best)."""
     T, N = target, m.n_nodes
     V = np.zeros((T, T, N))
+    P = np.zeros((T, T, N), dtype=np.int8)
     R = m.row_node.size
     node_start = np.flatnonzero(np.r_[True, m.row_node[1:] != m.row_node[:-1]])
     for level in range(2 * T - 2, -1, -1):
@@ -74,11 +75,18 @@ def solve_values(m: Model, target: int, progress=None) -> np.ndarray:
         coef = np.where(rel == FLIP, -p, p)
         M = sp.csr_matrix((coef[inlevel], (row_idx[inlevel], col[inlevel])), shape=(nL * R, nL * N))
         offs = (np.arange(nL)[:, None] * R + node_start[None, :]).ravel()
-        X = _policy_iteration(M, c, offs, nL * R)
+        X, Q = _policy_iteration(M, c, offs, nL * R)
         V[a_s, b_s] = X.reshape(nL, N)
+        best_rows, _ = _greedy(Q, offs, nL * R)
+        P[a_s, b_s] = m.row_action[best_rows % R].reshape(nL, N)
         if progress:
             progress(level)
-    return V
+    return V, P
+
+
+def block_solve(A, rhs):
+    """Solve the sparse system A x = rhs (SuperLU)."""
+    return spla.spsolve(sp.csc_matrix(A), rhs)
 
 
 def _greedy(Q, offs, n_rows, old=None):
@@ -103,14 +111,13 @@ def _policy_iteration(M, c, offs, n_rows):
     for _ in range(60):  # a few value-iteration sweeps give a good first policy
         X = np.maximum.reduceat(c + M @ X, offs)
     policy, _ = _greedy(c + M @ X, offs, n_rows)
-    eye = sp.identity(n, format="csc")
+    eye = sp.identity(n, format="csr")
     for _ in range(100):
-        A_pi = (eye - M[policy]).tocsc()
-        X = spla.spsolve(A_pi, c[policy])
+        X = block_solve(eye - M[policy], c[policy])
         Q = c + M @ X
         new, best = _greedy(Q, offs, n_rows, old=policy)
         if np.array_equal(new, policy):
-            return X
+            return X, Q
         policy = new
     raise RuntimeError("policy iteration did not settle in 100 rounds")
 
@@ -156,7 +163,7 @@ def evaluate_policies(m: Model, target: int, p_rows: np.ndarray, o_rows: np.ndar
             rows_i.append(row[inlevel]), cols_i.append(col[inlevel]), coefs.append(p[inlevel])
         M = sp.csr_matrix((np.concatenate(coefs), (np.concatenate(rows_i), np.concatenate(cols_i))),
                           shape=(2 * n, 2 * n))
-        X = spla.spsolve((sp.identity(2 * n, format="csc") - M).tocsc(), const)
+        X = block_solve(sp.identity(2 * n, format="csr") - M, const)
         WP[a_s, b_s] = X[:n].reshape(nL, N)
         WO[a_s, b_s] = X[n:].reshape(nL, N)
     return WP, WO
