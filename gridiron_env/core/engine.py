@@ -1469,6 +1469,8 @@ def start_drive(state: State, games, team, los_row, lane, config: GameConfig | N
     config = _check_config(config)
     given = games
     games = np.atleast_1d(np.asarray(games))
+    if games.size == 0 and games.ndim == 1:
+        games = games.astype(np.int64)  # (an empty list is float64 to numpy: no game, nothing to do)
     if games.dtype.kind not in "iu" or games.ndim != 1 or ((games < 0) | (games >= state.batch_size)).any():
         raise ValueError(f"games must be game indices 0..{state.batch_size - 1} (ints), got {_describe(given)}")
     games = games.astype(np.int64)
