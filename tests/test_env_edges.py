@@ -410,7 +410,8 @@ def test_batched_envs_refuse_actions_of_the_wrong_type_or_shape_and_change_nothi
     b = SelfPlayBatch(3)
     b.reset(seed=0)
     targets = [(env, lambda: env.state), (b, lambda: b.state)]
-    if not (isinstance(actions, np.ndarray) and actions.shape == (3, 1)):  # SB3 code paths may hold actions as a column: the adapter takes one
+    # (SB3 code paths may hold actions as a column: the adapter takes one)
+    if not (isinstance(actions, np.ndarray) and actions.shape == (3, 1)):
         targets.append((sb3, lambda: sb3.venv.state))
     for target, state in targets:
         before = state().copy()

@@ -43,10 +43,9 @@ from ..core.geometry import FIRST_FIELD_ROW, FRAME_ROW, HASH_BAND, KICKOFF_SQUAR
 from ..core.state import FIELDS as _FIELDS
 from ..core.state import GAME_OVER, State
 from .common import (
-    AGENTS, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, RandomOpponent, action_space, batch_actions, check_choice,
-    check_seed, encode, illegal_entry, illegal_reason, observation_space, render_game,
+    AGENTS, IGNORED_ROW_ACTION, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, RandomOpponent, action_space,
+    batch_actions, check_choice, check_seed, encode, illegal_entry, observation_space, render_game,
 )
-from .common import IGNORED_ROW_ACTION
 
 EPISODE_KINDS = ("game", "drive")
 DRIVE_SIDES = ("offence", "defence")
@@ -197,8 +196,9 @@ class _LearnerBatch:
         if opponent is not None and not callable(opponent):
             raise ValueError("opponent must be None (uniformly random legal actions) or a callable "
                              f"(observations, int8 masks) -> actions, got {opponent!r}")
-        if not ((isinstance(start, str) and start in DRIVE_STARTS) or (isinstance(start, numbers.Integral) and not isinstance(start, bool)
-                                          and 4 <= start <= 27)):
+        named_start = isinstance(start, str) and start in DRIVE_STARTS
+        row_start = isinstance(start, numbers.Integral) and not isinstance(start, bool) and 4 <= start <= 27
+        if not (named_start or row_start):
             raise ValueError(f"start must be 'kickoff', 'random' or an int LOS row 4..27 (rulebook rows from the "
                              f"goal line the offence attacks), got {start!r}")
         self.episode_kind = episode
