@@ -1,6 +1,6 @@
 """Training checkpoints (train.checkpoint): tensors and JSON only, validated; nothing in one can run code.
 
-The model here is the project's own (train.selfplay._make_model) with a tiny net and batch, so that a build
+The model here is the project's own (train.learners.make_model) with a tiny net and batch, so that a build
 takes milliseconds."""
 
 import base64
@@ -21,7 +21,8 @@ pytest.importorskip("sb3_contrib")
 
 from gridiron_env.config import GameConfig  # noqa: E402
 from train.checkpoint import JSON_MEMBER, CheckpointError, load_checkpoint, save_checkpoint  # noqa: E402
-from train.selfplay import PoolOpponent, TrainConfig, _make_env, _make_model, _resume_model, main  # noqa: E402
+from train.learners import drive_env, make_model  # noqa: E402
+from train.selfplay import TrainConfig, main, resume_model  # noqa: E402
 
 CFG = TrainConfig(num_envs=4, n_steps=16, batch_size=32, n_epochs=2, net_arch=(8,), imitation_games=0, eval_games=0,
                   round_steps=64, progress_bar=False, threads=1, seed=3)
@@ -29,8 +30,10 @@ CFG = TrainConfig(num_envs=4, n_steps=16, batch_size=32, n_epochs=2, net_arch=(8
 
 def make_env(side="offence", cfg=CFG):
     from agents.heuristic import HeuristicAgent
+    from train.league import League, LeagueOpponent
 
-    return _make_env(side, PoolOpponent(HeuristicAgent(), cfg.heuristic_share), cfg, GameConfig.from_dict(cfg.game))
+    league = League({"heuristic": HeuristicAgent()})
+    return drive_env(side, lambda: LeagueOpponent(league), cfg, [GameConfig.from_dict(cfg.game)], cfg.seed)
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +52,7 @@ class Trained(tuple):
 @pytest.fixture(scope="module")
 def trained(env, tmp_path_factory):
     """An offence model after a little training (so its optimizer has state), and its checkpoint's bytes."""
-    model = _make_model(make_env(), CFG, None)
+    model = make_model(make_env(), CFG, None)
     model.learn(64)
     path = tmp_path_factory.mktemp("ckpt") / "offence.zip"
     save_checkpoint(path, model, "offence", rounds=2)
@@ -57,7 +60,7 @@ def trained(env, tmp_path_factory):
 
 
 def load(path, env, side="offence", cfg=CFG):
-    return _resume_model(Path(path), side, env, cfg, None, log=lambda line: None)
+    return resume_model(Path(path), side, env, cfg, None, log=lambda line: None)
 
 
 def same_state(a, b):
@@ -126,7 +129,7 @@ def test_resume_trains_exactly_as_the_old_sb3_resume_did(tmp_path):
     the new checkpoint gives bit-identical weights after more training."""
     from sb3_contrib import MaskablePPO
 
-    model = _make_model(make_env(), CFG, None)
+    model = make_model(make_env(), CFG, None)
     model.learn(64)
     model.save(tmp_path / "sb3.zip")
     save_checkpoint(tmp_path / "offence.zip", model, "offence")
@@ -142,7 +145,7 @@ def test_resume_trains_exactly_as_the_old_sb3_resume_did(tmp_path):
 
 
 def test_an_untrained_model_round_trips_with_an_empty_optimizer_state(env, tmp_path):
-    model = _make_model(env, CFG, None)
+    model = make_model(env, CFG, None)
     save_checkpoint(tmp_path / "defence.zip", model, "offence")
     loaded, _ = load(tmp_path / "defence.zip", env)
     assert loaded.policy.optimizer.state_dict()["state"] == {}
@@ -157,7 +160,7 @@ def test_load_checkpoint_builds_through_the_given_function_only(trained, env, tm
 
     def build(hyperparameters):
         seen.append(hyperparameters)
-        return _make_model(env, dataclasses.replace(CFG, **hyperparameters), None)
+        return make_model(env, dataclasses.replace(CFG, **hyperparameters), None)
 
     model, meta = load_checkpoint(path, "offence", build, [8])
     assert seen == [meta["hyperparameters"]] and model.num_timesteps == 64
@@ -172,7 +175,7 @@ def test_a_checkpoint_keeps_its_hyperparameters_over_the_run_config(trained, env
     _, data = trained
     path = rewrite(data, tmp_path / "offence.zip", meta=lambda m: m["hyperparameters"].update(gamma=0.5, seed=9))
     lines = []
-    loaded, _ = _resume_model(path, "offence", env, CFG, None, log=lines.append)
+    loaded, _ = resume_model(path, "offence", env, CFG, None, log=lines.append)
     assert loaded.gamma == 0.5 and loaded.rollout_buffer.gamma == 0.5 and loaded.seed == 9
     assert any("keeps its checkpoint's gamma 0.5" in line for line in lines)
 
@@ -181,7 +184,7 @@ def test_save_refuses_non_finite_weights_and_keeps_the_previous_checkpoint(train
     _, data = trained
     path = tmp_path / "offence.zip"
     path.write_bytes(data)
-    model = _make_model(env, CFG, None)
+    model = make_model(env, CFG, None)
     with torch.no_grad():
         model.policy.action_net.bias[3] = float("nan")
     with pytest.raises(CheckpointError, match="non-finite"):
@@ -370,7 +373,7 @@ def test_checkpoint_json_that_is_not_a_json_object_is_refused(trained, env, tmp_
 
 def test_a_checkpoint_of_the_other_side_or_another_net_is_refused(trained, tmp_path):
     defence_env = make_env("defence")
-    defence = _make_model(defence_env, CFG, None)
+    defence = make_model(defence_env, CFG, None)
     save_checkpoint(tmp_path / "defence.zip", defence, "defence")
     refused(tmp_path / "defence.zip", None, "checkpoint of the defence, not of the offence")
     load(tmp_path / "defence.zip", defence_env, side="defence")  # where it belongs it loads

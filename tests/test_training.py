@@ -54,8 +54,8 @@ def test_training_job_runs_exports_evaluates_and_resumes(tmp_path):
 
     torch.set_num_threads(1)
     cfg = TrainConfig(out=str(tmp_path / "run"), minutes=0.05, imitation_games=8, imitation_epochs=1,
-                      num_envs=8, n_steps=32, batch_size=128, round_steps=256, eval_games=4,
-                      progress_bar=False, game={"target_score": 7})
+                      num_envs=8, n_steps=32, batch_size=128, round_steps=256, eval_games=4, league_games=2,
+                      opponents="heuristic", env_groups=2, threads=1, progress_bar=False, game={"target_score": 7})
     lines = []
     summary = train(cfg, log=lines.append)
     out = tmp_path / "run"
@@ -68,6 +68,12 @@ def test_training_job_runs_exports_evaluates_and_resumes(tmp_path):
     assert set(rows) == {"random", "heuristic"}
     assert all(r["wins"] + r["losses"] + r["truncated"] == 4 for r in rows.values())
     assert json.loads((out / "train_config.json").read_text())["num_envs"] == 8
+    # the league: the heuristic and a snapshot per round, the learner rated against them, TensorBoard scalars
+    members = {m["name"]: m for m in summary["league"]["members"]}
+    assert "heuristic" in members and members["heuristic"]["games"] == 2 * summary["rounds"]
+    assert sum(m["kind"] == "snapshot" for m in members.values()) == min(summary["rounds"], cfg.pool_size)
+    assert "learner-0" in summary["league"]["elo"]
+    assert list((out / "tensorboard" / "league").glob("events.out.tfevents.*"))
     steps_before = json.loads((out / "summary.json").read_text())["rounds"]
     # a second run in the same folder resumes from the checkpoints (no imitation again), here with another
     # batch shape: the rollout buffer is rebuilt for it
@@ -104,8 +110,16 @@ def test_train_config_rejects_bad_values():
 
     with pytest.raises(ValueError, match="num_envs"):
         TrainConfig(num_envs=0)
-    with pytest.raises(ValueError, match="heuristic_share"):
-        TrainConfig(heuristic_share=1.5)
+    with pytest.raises(ValueError, match="snapshot_share"):
+        TrainConfig(snapshot_share=1.5)
+    with pytest.raises(ValueError, match="league_games"):
+        TrainConfig(league_games=3)
+    with pytest.raises(ValueError, match="opponents"):
+        TrainConfig(opponents="everyone")
+    with pytest.raises(ValueError, match="variants"):
+        TrainConfig(variants="some")
+    with pytest.raises(ValueError, match="eval_games"):
+        TrainConfig(eval_games=5)
     with pytest.raises(ValueError, match="target_score"):
         TrainConfig(game={"target_score": 0})
 
@@ -115,13 +129,14 @@ def test_evaluate_command_measures_the_default_level_and_every_level(capsys):
     from agents.play import SHIPPED_BOT
     from train.evaluate import main
 
-    baseline = main([str(SHIPPED_BOT), "--games", "4", "--seed", "3"])
+    baseline = main([str(SHIPPED_BOT), "--games", "4", "--seed", "3", "--opponents", "heuristic"])
     assert [row["opponent"] for row in baseline["rows"]] == ["random", "heuristic"]
     assert all(row["temperature"] == LEVELS[DEFAULT_LEVEL] for row in baseline["rows"])
     assert all(row["wins"] + row["losses"] + row["truncated"] == 4 for row in baseline["rows"])
-    levels = main([str(SHIPPED_BOT), "--games", "4", "--seed", "3", "--levels"])
+    levels = main([str(SHIPPED_BOT), "--games", "4", "--seed", "3", "--levels", "--opponents", "heuristic"])
     assert [(row["level"], row["temperature"]) for row in levels["rows"]] == list(LEVELS.items())
     printed = capsys.readouterr().out
     assert "| level | temperature |" in printed and f"| heuristic | {LEVELS[DEFAULT_LEVEL]:g} | 4 |" in printed
-    with pytest.raises(SystemExit):
-        main([str(SHIPPED_BOT), "--games", "0"])
+    for games in ("0", "3"):
+        with pytest.raises(SystemExit):
+            main([str(SHIPPED_BOT), "--games", games])

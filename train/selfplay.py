@@ -1,6 +1,6 @@
-"""Self-play training of an **offence policy** and a **defence policy**, then export and evaluation.
+"""League self-play training of an **offence policy** and a **defence policy**, then export and evaluation.
 
-    python -m train.selfplay                      # the main job: default TrainConfig, ~30 min on 2 cores
+    python -m train.selfplay                      # the main job: default TrainConfig, 25 min on 2 cores
     python -m train.selfplay --minutes 2 --out runs/quick
 
 Stages (all in ``TrainConfig``):
@@ -8,17 +8,23 @@ Stages (all in ``TrainConfig``):
 1. **Imitation warm start**: the heuristic plays both sides of full games; each policy (offence: the team
    that had the ball at the snap; defence: the other) is fitted to its moves by cross-entropy over the legal
    actions. This gives PPO a sensible start instead of random play.
-2. **Alternating MaskablePPO rounds** on the drive environments (``GridironOffence-v0`` and
-   ``GridironDefence-v0``, natively batched): each round trains the offence against an opponent pool of the
-   heuristic and frozen snapshots of the defence, then the defence against the heuristic and snapshots of
-   the offence. Each game of the batch draws its opponent from the pool at every reset.
-3. **Export** of the pair (numpy ``bot.npz`` and ``bot.onnx``) and an **evaluation** tournament against the
-   random and heuristic agents, printed as a table and saved.
+2. **League rounds** (``train.league``): each round trains the offence, then the defence, with MaskablePPO
+   on the natively batched drive envs (``GridironOffence-v0`` / ``GridironDefence-v0``), split over several
+   rule variants at once (specials on and off, both kick modes, target scores 14-35: ``variants``); every
+   game's opponent is a league member drawn by prioritised fictitious self-play: mostly frozen snapshots
+   of the learner pair, the rest the scripted panel (``agents.panel``) and the heuristic, the members the
+   learner loses to more often. After each round the learner meets every member in a few full games
+   (``league_games``), which set those chances, the learner's Elo and the TensorBoard scalars; then it
+   joins the league as a snapshot.
+3. **Export** of the pair (numpy ``bot.npz`` and ``bot.onnx``) and an **evaluation** against the random
+   agent, the heuristic and every panel agent, printed as a table and saved.
 
 Outputs in ``out``: ``offence.zip`` / ``defence.zip`` (checkpoints a rerun resumes from: tensors and JSON
-only, see ``train.checkpoint``), ``bot.npz``, ``bot.onnx``, ``tensorboard/``, ``evaluation.md``,
-``train_config.json``. A checkpoint that is corrupt, foreign, of another game or net, or an SB3 archive is
-refused: the job prints one line naming the file and exits with status 1, changing nothing in ``out``.
+only, see ``train.checkpoint``), ``bot.npz``, ``bot.onnx``, ``tensorboard/`` (SB3's scalars per side and
+``league/``: win rate against each fixed member, Elo, pool makeup, imitation agreement, per round),
+``evaluation.md``, ``train_config.json``, ``summary.json``. A checkpoint that is corrupt, foreign, of another
+game or net, or an SB3 archive is refused: the job prints one line naming the file and exits with status 1,
+changing nothing in ``out``.
 """
 
 from __future__ import annotations
@@ -33,12 +39,16 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.bot import DEFAULT_LEVEL, LEVELS, Bot, BotAgent
+from agents.bot import DEFAULT_LEVEL, LEVELS, BotAgent
 from gridiron_env.config import GameConfig
-from gridiron_env.core.actions import NUM_ACTIONS
-from gridiron_env.core.observe import FEATURES_SIZE, observe
 from train.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
-from train.export import ON_OFFENCE_INDEX, actor_layers, export_onnx, to_bot
+from train.export import ON_OFFENCE_INDEX, export_onnx
+from train.learners import (
+    SIDES, agreement, imitate, learn_round, make_model, pair_agent, pair_bot, record_heuristic_games, round_env,
+)
+
+
+OPPONENT_SETS = ("panel", "heuristic")
 
 
 @dataclass(frozen=True)
@@ -53,8 +63,16 @@ class TrainConfig:
     num_envs: games per drive environment batch (large batches amortise the opponent's turns, which run
         as rounds of engine calls over the games still waiting).
     round_steps: learner steps per side in one PPO round.
-    pool_size: frozen snapshots kept per side (plus the heuristic) as opponents.
-    heuristic_share: chance that a game's opponent is the heuristic rather than a snapshot.
+    pool_size: frozen snapshots of the learner pair kept in the league.
+    snapshot_share: share of training games against snapshots once there is one (the rest: the panel and
+        the heuristic).
+    pfsp_power: PFSP weighting, (1 - win rate) ** pfsp_power (0: uniform).
+    league_games: full games (even) against every league member after each round: PFSP, Elo, TensorBoard.
+    opponents: the league's fixed members: "panel" (the heuristic and every agent of agents.panel.PANEL)
+        or "heuristic" (the heuristic alone).
+    variants: the rule variants trained on: "all" (specials on/off x kick modes x targets 14-35) or
+        "default" (the ``game`` config only).
+    env_groups: drive envs per side and round, each under one variant (the default game always one of them).
     eval_games: games against each baseline in the final evaluation (both teams balanced).
     threads: torch threads (the machine's 2 cores; the envs step while torch is idle).
     """
@@ -75,8 +93,13 @@ class TrainConfig:
     ent_coef: float = 0.002
     net_arch: tuple[int, ...] = (256, 256)
     round_steps: int = 65_536
-    pool_size: int = 4
-    heuristic_share: float = 0.7
+    pool_size: int = 8
+    snapshot_share: float = 0.6
+    pfsp_power: float = 2.0
+    league_games: int = 16
+    opponents: str = "panel"
+    variants: str = "all"
+    env_groups: int = 4
     start: str = "random"
     field_position_weight: float = 0.5
     eval_games: int = 400
@@ -86,7 +109,8 @@ class TrainConfig:
     game: dict = field(default_factory=dict)  # GameConfig fields for the drives (defaults: the game's)
 
     def __post_init__(self):
-        positive = ("num_envs", "n_steps", "batch_size", "n_epochs", "round_steps", "threads", "imitation_epochs")
+        positive = ("num_envs", "n_steps", "batch_size", "n_epochs", "round_steps", "threads", "imitation_epochs",
+                    "env_groups")
         for name in positive:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -95,166 +119,62 @@ class TrainConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"TrainConfig.{name} must be an int >= 0, got {value!r}")
-        if not 0 <= self.heuristic_share <= 1:
-            raise ValueError(f"TrainConfig.heuristic_share must be in [0, 1], got {self.heuristic_share!r}")
-        if not self.minutes >= 0:
+        for name, low, high in (("snapshot_share", 0.0, 1.0), ("pfsp_power", 0.0, 16.0)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+                raise ValueError(f"TrainConfig.{name} must be a number in [{low:g}, {high:g}], got {value!r}")
+        if isinstance(self.league_games, bool) or not isinstance(self.league_games, int) \
+                or self.league_games < 2 or self.league_games % 2:
+            raise ValueError(f"TrainConfig.league_games must be an even int >= 2, got {self.league_games!r}")
+        if self.eval_games % 2:
+            raise ValueError(f"TrainConfig.eval_games must be even (each deal is played from both sides), "
+                             f"got {self.eval_games}")
+        if self.opponents not in OPPONENT_SETS:
+            raise ValueError(f"TrainConfig.opponents must be one of {OPPONENT_SETS}, got {self.opponents!r}")
+        if self.variants not in ("all", "default"):
+            raise ValueError(f"TrainConfig.variants must be 'all' or 'default', got {self.variants!r}")
+        if isinstance(self.minutes, bool) or not isinstance(self.minutes, (int, float)) or not self.minutes >= 0:
             raise ValueError(f"TrainConfig.minutes must be >= 0, got {self.minutes!r}")
         if self.start not in ("kickoff", "random"):
             raise ValueError(f"TrainConfig.start must be 'kickoff' or 'random', got {self.start!r}")
         GameConfig.from_dict(self.game)  # validates the game fields
 
 
-# --- opponents -------------------------------------------------------------------------------------------
+# --- the league's members --------------------------------------------------------------------------------
 
-class PoolOpponent:
-    """The other seat of a drive env: per game, the heuristic or one frozen snapshot, drawn at each reset.
+def fixed_members(opponents: str) -> dict:
+    """The league's fixed members by name: the heuristic, and the scripted panel unless ``opponents`` is
+    "heuristic"."""
+    from agents.heuristic import HeuristicAgent
+    from agents.panel import PANEL
 
-    Members are agents of ``agents.base`` (``reset``, ``act``). A game's member is chosen from its episode
-    seed, so the draw does not depend on the batch.
-    """
-
-    needs_state = True
-
-    def __init__(self, heuristic, heuristic_share: float):
-        self.members = [heuristic]
-        self.heuristic_share = heuristic_share
-        self.seeds = np.zeros(0, dtype=np.uint64)
-        self.choice = np.zeros(0, dtype=np.int64)
-
-    def add(self, agent, pool_size: int) -> None:
-        self.members.append(agent)
-        if len(self.members) - 1 > pool_size:
-            del self.members[1]  # drop the oldest snapshot
-
-    def reset_games(self, games, seeds) -> None:
-        from gridiron_env.core.chance import splitmix64
-
-        games = np.asarray(games, dtype=np.int64)
-        n = int(games.max()) + 1 if games.size else 0
-        if self.seeds.size < n:
-            self.seeds = np.resize(self.seeds, n)
-            self.choice = np.resize(self.choice, n)
-        seeds = np.asarray(seeds).astype(np.uint64)
-        self.seeds[games] = seeds
-        unit = (splitmix64(seeds ^ np.uint64(0x9001)) >> np.uint64(11)).astype(np.float64) / (1 << 53)
-        snapshots = len(self.members) - 1
-        pick = 1 + np.minimum((unit * max(snapshots, 1) / max(1e-9, 1 - self.heuristic_share)).astype(np.int64),
-                              max(snapshots - 1, 0))
-        self.choice[games] = np.where((unit < self.heuristic_share) | (snapshots == 0), 0, pick)
-
-    def __call__(self, state, config=None, games=None):
-        games = np.asarray(games, dtype=np.int64)
-        if self.choice.size <= (games.max() if games.size else -1):
-            self.reset_games(games, games)
-        actions = np.zeros(state.batch_size, dtype=np.int64)
-        choice = np.minimum(self.choice[games], len(self.members) - 1)
-        for member_index in np.unique(choice):  # a loop over pool members, not over games
-            rows = np.flatnonzero(choice == member_index)
-            member = self.members[member_index]
-            member.reset(self.seeds[games[rows]].astype(np.int64))
-            actions[rows] = member.act(state.take(rows), config)
-        return actions
+    members = {"heuristic": HeuristicAgent()}
+    if opponents == "panel":
+        members.update({name: make() for name, make in PANEL.items()})
+    return members
 
 
 def snapshot_agent(policy, name: str, temperature: float = 1.0) -> BotAgent:
-    """A frozen numpy copy of one side's actor, playing whichever side it is asked to.
+    """A frozen numpy copy of one side's actor, playing whichever side it is asked to (both nets the same).
 
     It samples (``temperature`` 1, like the learner) rather than taking its best action: a deterministic
     policy that picks a free same-row handoff once picks it back again, forever, and such a loop stalls the
     whole batch until the game's step cap."""
-    layers, activation = actor_layers(policy)
-    bot = Bot(layers, layers, activation, ON_OFFENCE_INDEX, FEATURES_SIZE, NUM_ACTIONS)
-    return BotAgent(bot, name=name, temperature=temperature)
+    from train.export import to_bot
 
-
-# --- imitation --------------------------------------------------------------------------------------------
-
-def record_heuristic_games(games: int, seed: int, game_config: GameConfig, max_steps: int = 1500):
-    """Features, legal masks and the heuristic's actions from heuristic-vs-heuristic games (acting side)."""
-    from agents.heuristic import HeuristicAgent
-    from gridiron_env.core import init, step
-
-    config = game_config.replace(max_steps=max_steps)
-    agent = HeuristicAgent()
-    state = init(games, seed=seed, config=config)
-    agent.reset(np.arange(seed, seed + games))
-    observations, masks, actions = [], [], []
-    while not (state.terminated | state.truncated).all():
-        live = np.flatnonzero(~(state.terminated | state.truncated))
-        chosen = agent.act(state, config)
-        view = state.take(live)
-        observations.append(observe(view, None, config))
-        masks.append(view.legal.copy())
-        actions.append(chosen[live])
-        state = step(state, chosen, config=config)
-    return np.concatenate(observations), np.concatenate(masks), np.concatenate(actions)
-
-
-def imitate(policy, observations, masks, actions, epochs: int, lr: float, seed: int, batch_size: int = 1024):
-    """Fit the actor of ``policy`` to (observation, action) pairs by masked cross-entropy. Returns the
-    final training accuracy."""
-    import torch
-
-    generator = torch.Generator().manual_seed(seed)
-    params = list(policy.mlp_extractor.policy_net.parameters()) + list(policy.action_net.parameters())
-    optimiser = torch.optim.Adam(params, lr=lr)
-    obs = torch.as_tensor(observations)
-    mask = torch.as_tensor(masks)
-    target = torch.as_tensor(actions, dtype=torch.long)
-    n = obs.shape[0]
-    correct = 0
-    for _ in range(epochs):
-        order = torch.randperm(n, generator=generator)
-        correct = 0
-        for start in range(0, n, batch_size):
-            rows = order[start:start + batch_size]
-            logits = policy.action_net(policy.mlp_extractor.forward_actor(policy.extract_features(obs[rows])))
-            logits = torch.where(mask[rows], logits, torch.full_like(logits, -1e8))
-            loss = torch.nn.functional.cross_entropy(logits, target[rows])
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            correct += int((logits.argmax(1) == target[rows]).sum())
-    return correct / max(n, 1)
-
-
-# --- the run ----------------------------------------------------------------------------------------------
-
-def _make_env(side: str, opponent, cfg: TrainConfig, game_config: GameConfig):
-    from stable_baselines3.common.vec_env import VecMonitor
-
-    from gridiron_env.envs.sb3 import SB3VecEnv
-    from gridiron_env.envs.vector import GridironDefenceVectorEnv, GridironOffenceVectorEnv
-
-    cls = GridironOffenceVectorEnv if side == "offence" else GridironDefenceVectorEnv
-    venv = SB3VecEnv(cls(cfg.num_envs, opponent=opponent, start=cfg.start,
-                         field_position_weight=cfg.field_position_weight, config=game_config))
-    venv.seed(cfg.seed + (0 if side == "offence" else 1_000_000))
-    return VecMonitor(venv)
-
-
-def _make_model(env, cfg: TrainConfig, tensorboard: str | None):
-    from sb3_contrib import MaskablePPO
-
-    import torch
-
-    return MaskablePPO(
-        "MlpPolicy", env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps, batch_size=cfg.batch_size,
-        n_epochs=cfg.n_epochs, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range,
-        ent_coef=cfg.ent_coef, seed=cfg.seed, verbose=0, tensorboard_log=tensorboard, device="cpu",
-        policy_kwargs=dict(net_arch=dict(pi=list(cfg.net_arch), vf=list(cfg.net_arch)), activation_fn=torch.nn.Tanh))
+    return BotAgent(to_bot(policy, policy), name=name, temperature=temperature)
 
 
 CHECKPOINT_NAMES = {"offence": "offence.zip", "defence": "defence.zip"}
 
 
-def _resume_model(path: Path, side: str, env, cfg: TrainConfig, tensorboard: str | None, log=print):
-    """A fresh model of ``side`` (this project's ``_make_model``) with the checkpoint's tensors, counters and
+def resume_model(path: Path, side: str, env, cfg: TrainConfig, tensorboard: str | None, log=print):
+    """A fresh model of ``side`` (``train.learners.make_model``) with the checkpoint's tensors, counters and
     hyperparameters (as a resume always kept them); the batch shape (``n_steps``, ``num_envs``,
     ``batch_size``) is this run's. Returns ``(model, meta)``; raises ``CheckpointError``."""
 
     def build(hyperparameters: dict):
-        return _make_model(env, dataclasses.replace(cfg, **hyperparameters), tensorboard)
+        return make_model(env, dataclasses.replace(cfg, **hyperparameters), tensorboard)
 
     model, meta = load_checkpoint(path, side, build, cfg.net_arch, activation="tanh")
     kept = [f"{name} {value!r} (this run's config: {getattr(cfg, name)!r})"
@@ -271,7 +191,7 @@ def train(cfg: TrainConfig, log=print) -> dict:
     ``CheckpointError`` (before writing anything) if either is refused or only one is there."""
     import torch
 
-    from agents.heuristic import HeuristicAgent
+    from train.league import League, LeagueOpponent, game_variants, round_variants
 
     torch.set_num_threads(cfg.threads)
     out = Path(cfg.out)
@@ -288,158 +208,262 @@ def train(cfg: TrainConfig, log=print) -> dict:
     started = time.perf_counter()
     summary: dict = {"out": str(out)}
 
-    offence_pool = PoolOpponent(HeuristicAgent(), cfg.heuristic_share)  # opponents of the defence learner
-    defence_pool = PoolOpponent(HeuristicAgent(), cfg.heuristic_share)  # opponents of the offence learner
+    league = League(fixed_members(cfg.opponents), pool_size=cfg.pool_size, snapshot_share=cfg.snapshot_share,
+                    pfsp_power=cfg.pfsp_power)
+    seats = {side: (lambda: LeagueOpponent(league)) for side in SIDES}  # a fresh seat for every drive env
+    variants = game_variants(cfg.variants, cfg.game)
+    groups = min(cfg.env_groups, len(variants))
     tensorboard = str(out / "tensorboard")
-    envs = {"offence": _make_env("offence", defence_pool, cfg, game_config),
-            "defence": _make_env("defence", offence_pool, cfg, game_config)}
     models = {}
-    rounds_before = {"offence": 0, "defence": 0}  # self-play rounds each side finished in earlier runs
-    try:
-        for side in ("offence", "defence"):
+    rounds_before = {"offence": 0, "defence": 0}  # league rounds each side finished in earlier runs
+    for side in SIDES:
+        # the model's first env fixes its batch size (every round's envs have cfg.num_envs games)
+        env = round_env(side, seats, cfg, round_variants(variants, 0, groups), 0)
+        try:
             if resumed:
                 # the batch shape may differ from the saved run's: the rollout buffer is built for this one
-                models[side], meta = _resume_model(checkpoints[side], side, envs[side], cfg, tensorboard, log)
+                models[side], meta = resume_model(checkpoints[side], side, env, cfg, tensorboard, log)
                 rounds_before[side] = meta["progress"]["rounds"]
                 log(f"resumed the {side} from {checkpoints[side]} (round {rounds_before[side]}, "
                     f"{models[side].num_timesteps:,} steps)")
             else:
-                models[side] = _make_model(envs[side], cfg, tensorboard)
-    except BaseException:
-        for env in envs.values():
-            env.close()
-        raise
+                models[side] = make_model(env, cfg, tensorboard)
+        finally:
+            env.close()  # each round sets envs of its own
+    if resumed:  # the league of the earlier run is not kept: the resumed pair is its first snapshot
+        league.add_snapshot("resumed", pair_agent(models, "resumed", 1.0))
     # written only once the checkpoints (if any) are accepted: a refused resume changes nothing in ``out``
     out.mkdir(parents=True, exist_ok=True)
     (out / "train_config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=2))
 
-    if not resumed and cfg.imitation_games:
+    # heuristic moves: the warm start's samples, and a held-out set the rounds' agreement is measured on
+    held_out = None
+    if cfg.imitation_games:
         t0 = time.perf_counter()
-        obs, masks, actions = record_heuristic_games(cfg.imitation_games, cfg.seed + 77, game_config)
+        games = cfg.imitation_games if not resumed else min(cfg.imitation_games, 64)  # held-out moves only
+        obs, masks, actions = record_heuristic_games(games, cfg.seed + 77, game_config)
         on_offence = obs[:, ON_OFFENCE_INDEX] > 0.5
-        for side, rows in (("offence", on_offence), ("defence", ~on_offence)):
-            accuracy = imitate(models[side].policy, obs[rows], masks[rows], actions[rows], cfg.imitation_epochs,
-                               cfg.imitation_lr, cfg.seed)
-            summary[f"imitation_accuracy_{side}"] = accuracy
-            log(f"imitation: {side} fitted to {int(rows.sum()):,} heuristic moves, accuracy {accuracy:.1%}")
-        log(f"imitation took {time.perf_counter() - t0:.0f} s")
+        held_out = {side: (obs[rows][-4096:], masks[rows][-4096:], actions[rows][-4096:])
+                    for side, rows in (("offence", on_offence), ("defence", ~on_offence))}
+        if not resumed:
+            for side, rows in (("offence", on_offence), ("defence", ~on_offence)):
+                accuracy = imitate(models[side].policy, obs[rows], masks[rows], actions[rows], cfg.imitation_epochs,
+                                   cfg.imitation_lr, cfg.seed)
+                summary[f"imitation_accuracy_{side}"] = accuracy
+                log(f"imitation: {side} fitted to {int(rows.sum()):,} heuristic moves, accuracy {accuracy:.1%}")
+            log(f"imitation took {time.perf_counter() - t0:.0f} s")
 
     deadline = started + cfg.minutes * 60
     rounds = 0
+    writer = _league_writer(out / "tensorboard" / "league")
     from tqdm import tqdm
 
-    # the bar runs over the time budget (seconds); its postfix shows live drive rewards and steps
-    with tqdm(total=int(cfg.minutes * 60), unit="s", desc="self-play", disable=not cfg.progress_bar) as bar:
+    # the bar runs over the time budget (seconds); its postfix shows the latest league figures
+    with tqdm(total=int(cfg.minutes * 60), unit="s", desc="league", disable=not cfg.progress_bar) as bar:
         bar.update(min(bar.total, int(time.perf_counter() - started)))
         while rounds == 0 or time.perf_counter() < deadline:  # at least one round, however slow the start
-            for side, pool in (("offence", offence_pool), ("defence", defence_pool)):
-                models[side].learn(cfg.round_steps, reset_num_timesteps=False, tb_log_name=side)
-                pool.add(snapshot_agent(models[side].policy, f"{side}-{rounds_before[side] + rounds}"), cfg.pool_size)
+            index = rounds_before["offence"] + rounds
+            learn_round(models, seats, cfg, round_variants(variants, index, groups), index)
+            for side in SIDES:
                 save_checkpoint(checkpoints[side], models[side], side, rounds=rounds_before[side] + rounds + 1)
+            figures = league_round(league, models, index, cfg, game_config, writer, held_out)
             rounds += 1
             bar.n = min(bar.total, int(time.perf_counter() - started))
-            bar.set_postfix(_figures(models, rounds))
+            bar.set_postfix(_short(figures))
             if not cfg.progress_bar:
-                log(" | ".join(f"{k} {v}" for k, v in _figures(models, rounds).items()))
+                log(" | ".join(f"{k} {v}" for k, v in _short(figures).items()))
+    if writer is not None:
+        writer.close()
+    summary["league"] = {"elo": league.elo(), "members": [
+        {"name": m.name, "kind": m.kind, "win_rate": m.win_rate, "games": m.games} for m in league.members]}
     summary["rounds"] = rounds
     summary["total_rounds"] = rounds_before["offence"] + rounds
     summary["train_seconds"] = time.perf_counter() - started
 
-    bot = to_bot(models["offence"].policy, models["defence"].policy)
+    bot = pair_bot(models)
     bot.save(out / "bot.npz")
     try:
         export_onnx(models["offence"].policy, models["defence"].policy, out / "bot.onnx")
     except ImportError as err:  # onnx / onnxscript not installed: the numpy bot is enough to play
         log(f"ONNX export skipped: {err}")
     summary["bot"] = str(out / "bot.npz")
-    for env in envs.values():
-        env.close()
 
     if cfg.eval_games:
-        summary["evaluation"] = evaluate(out / "bot.npz", cfg.eval_games, cfg.seed + 2024, game_config, log)
+        summary["evaluation"] = evaluate(out / "bot.npz", cfg.eval_games, cfg.seed + 2024, game_config, log,
+                                         cfg.opponents)
         (out / "evaluation.md").write_text(summary["evaluation"]["markdown"])
     (out / "summary.json").write_text(json.dumps({k: v for k, v in summary.items() if k != "evaluation"}, indent=2))
     return summary
 
 
-def _figures(models, rounds) -> dict:
-    """Live figures of the run: rounds, steps and mean drive reward of each side's recent episodes."""
-    figures = {"round": rounds}
-    for side, model in models.items():
-        buffer = model.ep_info_buffer or []
-        figures[f"{side}_steps"] = model.num_timesteps
-        figures[f"{side}_reward"] = round(float(np.mean([e["r"] for e in buffer])), 3) if buffer else None
+def league_round(league, models, index: int, cfg: TrainConfig, game_config: GameConfig, writer=None,
+                 held_out=None) -> dict:
+    """After round ``index``: the learner pair (at the default level) meets every league member in
+    ``cfg.league_games`` full games of the ``game_config`` game, teams and tosses balanced; the results set
+    the PFSP chances and the league's record; then the pair joins the league as a snapshot. The round's
+    figures (win rate against each fixed member, Elo, pool makeup, agreement with the heuristic on held-out
+    moves) go to TensorBoard (``writer``) and are returned."""
+    from train.tournament import run_tournament
+
+    name = f"learner-{index}"
+    players = {name: pair_agent(models, name, LEVELS[DEFAULT_LEVEL])}
+    players.update({m.name: m.agent for m in league.members})
+    result = run_tournament(players, cfg.league_games, config=game_config, seed=cfg.seed + 7919 * (index + 1),
+                            pairs=[(0, j) for j in range(1, len(players))])
+    rates = league.record(name, result)
+    league.add_snapshot(f"snapshot-{index}", pair_agent(models, f"snapshot-{index}", 1.0))
+    fixed = [m.name for m in league.fixed_members()]
+    panel = [rates[m] for m in fixed if m != "heuristic" and m in rates]
+    figures = {"round": index + 1, "elo": league.elo()[name]}
+    figures.update({f"win_rate/{m}": rates[m] for m in fixed if m in rates})
+    if panel:
+        figures["win_rate/panel_mean"] = float(np.mean(panel))
+        figures["win_rate/panel_min"] = float(np.min(panel))
+    figures.update({f"pool/{kind}": share for kind, share in league.makeup().items()})
+    for side in SIDES:
+        if held_out is not None:
+            figures[f"imitation_agreement/{side}"] = agreement(models[side].policy, *held_out[side])
+    if writer is not None:
+        step = int(models["offence"].num_timesteps)
+        for key, value in figures.items():
+            if key != "round":
+                writer.add_scalar(f"league/{key}", value, step)
+        writer.flush()
     return figures
 
 
-def _match_rows(bot_path, pairings, games: int, seed: int, game_config: GameConfig, first_column: str, log):
-    """Play the bot (at each pairing's temperature) against each pairing's opponent: rows and a table.
+def _league_writer(path):
+    """TensorBoard's writer for the league's scalars, or None when tensorboard is not installed."""
+    try:
+        from torch.utils.tensorboard import SummaryWriter
+    except ImportError:
+        return None
+    return SummaryWriter(str(path))
 
-    ``pairings``: (label, opponent agent, bot temperature). Draws (truncated games) count half a win."""
-    from agents.base import play_games
-    from train.ratings import wilson_interval
 
-    rows = []
+def _short(figures: dict) -> dict:
+    """The progress bar's postfix: round, Elo, the panel's latest mean and lowest win rate."""
+    short = {"round": figures["round"], "elo": round(figures["elo"])}
+    if "win_rate/panel_mean" in figures:
+        short["panel"] = f"{figures['win_rate/panel_mean']:.0%} (min {figures['win_rate/panel_min']:.0%})"
+    if "win_rate/heuristic" in figures:
+        short["heuristic"] = f"{figures['win_rate/heuristic']:.0%}"
+    return short
+
+
+EVALUATION_COLUMNS = ("games", "wins", "losses", "truncated", "rate", "low", "high", "points_for", "points_against")
+
+
+def match_row(bot, opponent, games: int, seed: int, game_config: GameConfig) -> dict:
+    """``bot`` against ``opponent`` over ``games`` (even) full games, teams and coin tosses balanced (each
+    deal played from both sides, ``train.tournament``); a truncated game counts half a win."""
+    from train.tournament import run_tournament
+
+    result = run_tournament({"bot": bot, "opponent": opponent}, games, config=game_config, seed=seed)
+    row = result.pair_rows()[0]
+    return {"games": row["games"], "wins": row["wins"], "losses": row["losses"], "truncated": row["truncations"],
+            "rate": row["win_rate"], "low": row["win_low"], "high": row["win_high"],
+            "points_for": row["points_for"], "points_against": row["points_against"]}
+
+
+def _table(rows, first_column: str) -> str:
     lines = [f"| {first_column} | temperature | games | bot wins | losses | truncated | win rate | 95% interval | "
              "points for | points against |", "|---|---|---|---|---|---|---|---|---|---|"]
-    for label, opponent, temperature in pairings:
+    for r in rows:
+        lines.append(f"| {r[first_column]} | {r['temperature']:g} | {r['games']} | {r['wins']} | {r['losses']} | "
+                     f"{r['truncated']} | {r['rate']:.1%} | {r['low']:.1%}-{r['high']:.1%} | "
+                     f"{r['points_for']:.1f} | {r['points_against']:.1f} |")
+    return "\n".join(lines) + "\n"
+
+
+def evaluation_opponents(opponents: str = "panel") -> dict:
+    """The evaluation's opponents by name: the random agent, then the league's fixed members."""
+    from agents.random_agent import RandomAgent
+
+    return {"random": RandomAgent(), **fixed_members(opponents)}
+
+
+def evaluate(bot_path, games: int, seed: int, game_config: GameConfig, log=print, opponents: str = "panel") -> dict:
+    """The bot at its default level against the random agent, the heuristic and every panel agent,
+    ``games`` (even) full games each, teams and coin tosses balanced."""
+    temperature = LEVELS[DEFAULT_LEVEL]
+    rows = []
+    for label, opponent in evaluation_opponents(opponents).items():
         bot = BotAgent.load(bot_path, name="bot", temperature=temperature)
-        result = play_games(bot, opponent, games, config=game_config, seed=seed)
-        team = result.a_team
-        wins = int((result.winner == team).sum())
-        truncated = int(result.truncated.sum())
-        losses = games - wins - truncated
-        low, high = wilson_interval(wins + 0.5 * truncated, games)
-        rate = (wins + 0.5 * truncated) / games
-        r = np.arange(games)
-        points_for = float(result.score[r, team].mean())
-        points_against = float(result.score[r, 1 - team].mean())
-        rows.append({first_column: label, "temperature": temperature, "games": games, "wins": wins,
-                     "losses": losses, "truncated": truncated, "rate": rate, "low": low, "high": high,
-                     "points_for": points_for, "points_against": points_against})
-        lines.append(f"| {label} | {temperature:g} | {games} | {wins} | {losses} | {truncated} | {rate:.1%} | "
-                     f"{low:.1%}-{high:.1%} | {points_for:.1f} | {points_against:.1f} |")
-    markdown = "\n".join(lines) + "\n"
+        rows.append({"opponent": label, "temperature": temperature,
+                     **match_row(bot, opponent, games, seed, game_config)})
+    markdown = _table(rows, "opponent")
     log(markdown)
     return {"rows": rows, "markdown": markdown}
 
 
-def evaluate(bot_path, games: int, seed: int, game_config: GameConfig, log=print) -> dict:
-    """The bot at its default level against the random and heuristic agents, ``games`` full games each,
-    teams balanced."""
-    from agents.heuristic import HeuristicAgent
-    from agents.random_agent import RandomAgent
+def evaluate_levels(bot_path, games: int, seed: int, game_config: GameConfig, log=print,
+                    opponents: str = "panel") -> dict:
+    """Each difficulty level of ``agents.bot.LEVELS`` against the heuristic and every panel agent, ``games``
+    (even) full games each; a level's row pools its games against all of them."""
+    rows, detail = [], []
+    for level, temperature in LEVELS.items():
+        pooled = {k: 0.0 for k in EVALUATION_COLUMNS}
+        for label, opponent in fixed_members(opponents).items():
+            bot = BotAgent.load(bot_path, name="bot", temperature=temperature)
+            row = match_row(bot, opponent, games, seed, game_config)
+            detail.append({"level": level, "opponent": label, "temperature": temperature, **row})
+            for k in ("games", "wins", "losses", "truncated"):
+                pooled[k] += row[k]
+            pooled["points_for"] += row["points_for"] * row["games"]
+            pooled["points_against"] += row["points_against"] * row["games"]
+        from train.ratings import wilson_interval
 
-    temperature = LEVELS[DEFAULT_LEVEL]
-    pairings = [("random", RandomAgent(), temperature), ("heuristic", HeuristicAgent(), temperature)]
-    return _match_rows(bot_path, pairings, games, seed, game_config, "opponent", log)
-
-
-def evaluate_levels(bot_path, games: int, seed: int, game_config: GameConfig, log=print) -> dict:
-    """Each difficulty level of ``agents.bot.LEVELS`` against the heuristic, ``games`` full games each."""
-    from agents.heuristic import HeuristicAgent
-
-    pairings = [(level, HeuristicAgent(), temperature) for level, temperature in LEVELS.items()]
-    return _match_rows(bot_path, pairings, games, seed, game_config, "level", log)
+        n = int(pooled["games"])
+        points = pooled["wins"] + 0.5 * pooled["truncated"]
+        low, high = wilson_interval(points, n)
+        rows.append({"level": level, "temperature": temperature, "games": n, "wins": int(pooled["wins"]),
+                     "losses": int(pooled["losses"]), "truncated": int(pooled["truncated"]), "rate": points / n,
+                     "low": low, "high": high, "points_for": pooled["points_for"] / n,
+                     "points_against": pooled["points_against"] / n})
+    markdown = _table(rows, "level") + "\n" + _table([{**d, "level": f"{d['level']} vs {d['opponent']}"}
+                                                      for d in detail], "level")
+    log(markdown)
+    return {"rows": rows, "detail": detail, "markdown": markdown}
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", default=TrainConfig.out)
-    parser.add_argument("--minutes", type=float, default=TrainConfig.minutes)
-    parser.add_argument("--seed", type=int, default=TrainConfig.seed)
-    parser.add_argument("--num-envs", type=int, default=TrainConfig.num_envs)
-    parser.add_argument("--imitation-games", type=int, default=TrainConfig.imitation_games)
-    parser.add_argument("--eval-games", type=int, default=TrainConfig.eval_games)
-    parser.add_argument("--round-steps", type=int, default=TrainConfig.round_steps)
-    parser.add_argument("--n-steps", type=int, default=TrainConfig.n_steps)
-    parser.add_argument("--threads", type=int, default=TrainConfig.threads)
-    parser.add_argument("--heuristic-share", type=float, default=TrainConfig.heuristic_share)
+    parser = argparse.ArgumentParser(prog="python -m train.selfplay", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    d = TrainConfig
+    parser.add_argument("--out", default=d.out, help="run folder: checkpoints, bot, logs (default %(default)s)")
+    parser.add_argument("--minutes", type=float, default=d.minutes,
+                        help="wall-clock budget of imitation and rounds; export and evaluation on top (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=d.seed, help="run seed (default %(default)s)")
+    parser.add_argument("--num-envs", type=int, default=d.num_envs, help="games per drive env batch (default %(default)s)")
+    parser.add_argument("--imitation-games", type=int, default=d.imitation_games,
+                        help="heuristic games for the warm start, 0 for none (default %(default)s)")
+    parser.add_argument("--eval-games", type=int, default=d.eval_games,
+                        help="final evaluation games against each opponent, even, 0 for none (default %(default)s)")
+    parser.add_argument("--round-steps", type=int, default=d.round_steps,
+                        help="learner steps a side per round (default %(default)s)")
+    parser.add_argument("--n-steps", type=int, default=d.n_steps, help="PPO rollout length per game (default %(default)s)")
+    parser.add_argument("--threads", type=int, default=d.threads, help="torch threads (default %(default)s)")
+    parser.add_argument("--pool-size", type=int, default=d.pool_size,
+                        help="learner snapshots kept in the league (default %(default)s)")
+    parser.add_argument("--snapshot-share", type=float, default=d.snapshot_share,
+                        help="share of training games against snapshots (default %(default)s)")
+    parser.add_argument("--league-games", type=int, default=d.league_games,
+                        help="games (even) against each league member after every round (default %(default)s)")
+    parser.add_argument("--opponents", choices=OPPONENT_SETS, default=d.opponents,
+                        help="the league's fixed members: the heuristic and the panel, or the heuristic alone "
+                             "(default %(default)s)")
+    parser.add_argument("--variants", choices=("all", "default"), default=d.variants,
+                        help="rule variants trained on (default %(default)s)")
     args = parser.parse_args(argv)
-    cfg = TrainConfig(out=args.out, minutes=args.minutes, seed=args.seed, num_envs=args.num_envs,
-                      imitation_games=args.imitation_games, eval_games=args.eval_games,
-                      round_steps=args.round_steps, n_steps=args.n_steps, threads=args.threads,
-                      heuristic_share=args.heuristic_share)
+    try:
+        cfg = TrainConfig(out=args.out, minutes=args.minutes, seed=args.seed, num_envs=args.num_envs,
+                          imitation_games=args.imitation_games, eval_games=args.eval_games,
+                          round_steps=args.round_steps, n_steps=args.n_steps, threads=args.threads,
+                          pool_size=args.pool_size, snapshot_share=args.snapshot_share,
+                          league_games=args.league_games, opponents=args.opponents, variants=args.variants)
+    except ValueError as err:
+        parser.error(str(err))
     try:
         return train(cfg)
     except CheckpointError as err:  # one line, no traceback: the file and why it is refused
