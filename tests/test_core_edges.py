@@ -177,6 +177,23 @@ def test_a_game_won_on_the_last_allowed_step_is_won_not_truncated():
     assert out.terminated[0] and not out.truncated[0] and out.winner[0] == 0
 
 
+def test_the_invariants_tell_a_half_finished_game():
+    # What a finished game may not keep (the fields a truncation settles), each caught by check_invariants.
+    from gridiron_env.core.invariants import find_violations
+
+    s = position(TACKLE, config=CFG)
+    over = g.step(at_last_step(s), A.action_id("move MLB N"), config=CFG, chance=ScriptedChance([0, 2]))
+    assert find_violations(over, check_mask=True, config=CFG) == []
+    for field, value, message in (("ball_hidden", True, "the ball is hidden outside a scramble"),
+                                  ("follow_square", 100, "a Lead Blocker follow on offer after the game is over"),
+                                  ("to_act", 1, "a team to act after the game is over"),
+                                  ("terminated", True, "both terminated and truncated"),
+                                  ("phase", SCRAMBLE, "truncated but not over")):
+        bad = over.copy()
+        getattr(bad, field)[0] = value
+        assert message in [m for _, m in find_violations(bad)], field
+
+
 # ------------------------------------------------------------------------------------------------ seeds
 
 
