@@ -12,11 +12,17 @@ from .diagram import from_diagram, to_diagram
 from .engine import RESULTS, IllegalActionError, init, legal_action_mask, recompute_legal, step
 from .invariants import InvariantError, check_invariants, find_violations
 from .observe import OBS_LAYOUT, OBS_SIZE, observation_markdown, observe
-from .state import DRAW, FIELDS, PHASE_NAMES, State
+from .render import render_ansi, render_rgb
+from .state import DRAW, FIELDS, PHASE_NAMES, State, mirror_state
+from .solve import PolicyValue, Solution, exact_win_probability, load_solution, solve  # noqa: E402
+from .agents import FixedAgent, OptimalAgent, RandomAgent, play_games  # noqa: E402
 
 __all__ = [
     "ACTION_NAMES", "CounterChance", "DRAW", "FIELDS", "IllegalActionError", "InvariantError", "NUM_ACTIONS",
     "OBS_LAYOUT", "OBS_SIZE", "PHASE_NAMES", "RESULTS", "ScriptedChance", "State", "TableFootballConfig",
     "action_id", "action_name", "check_invariants", "find_violations", "from_diagram", "init",
-    "legal_action_mask", "observation_markdown", "observe", "recompute_legal", "step", "to_diagram",
+    "legal_action_mask", "mirror_state", "observation_markdown", "observe", "recompute_legal", "render_ansi",
+    "render_rgb", "step", "to_diagram", "solve", "Solution", "PolicyValue", "load_solution", "OptimalAgent",
+    "RandomAgent", "FixedAgent", "play_games", "exact_win_probability",
 ]
+

@@ -103,7 +103,7 @@ def to_diagram(state: State, game: int = 0) -> str:
     return "\n".join([TITLE] + [f"{k}: {values[k]}" for k in KEYS]) + "\n"
 
 
-def _int(key, text, low, high):
+def _int(key, text, low, high, multiple=1):
     try:
         if not text.isdigit():
             raise ValueError
@@ -112,6 +112,8 @@ def _int(key, text, low, high):
         raise ValueError(f"diagram line {key!r}: {text!r} is not a whole number") from None
     if not (low <= value <= high):
         raise ValueError(f"diagram line {key!r}: {value} is outside {low}..{high}")
+    if value % multiple:
+        raise ValueError(f"diagram line {key!r}: {value} is not a multiple of {multiple} yards")
     return value
 
 
@@ -166,8 +168,8 @@ def from_diagram(text: str, config: TableFootballConfig | None = None, seed: int
     s.snap_offence[0] = _team("snap offence", h["snap offence"])
     s.opener[0] = _team("opener", h["opener"])
     s.score[0] = _pair("score", h["score"], 0, 200)
-    s.position[0] = _int("ball", h["ball"], 5, 95)
-    s.line_to_gain[0] = _int("line to gain", h["line to gain"], 10, 100)
+    s.position[0] = _int("ball", h["ball"], 5, 95, 5)
+    s.line_to_gain[0] = _int("line to gain", h["line to gain"], 10, 100, 5)
     s.down[0] = _int("down", h["down"], 1, config.downs)
     if h["field"] != field_strip(int(s.position[0]), int(s.line_to_gain[0])):
         raise ValueError(f"diagram line 'field': {h['field']!r} does not show ball {int(s.position[0])} and line "
