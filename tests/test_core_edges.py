@@ -223,7 +223,7 @@ def test_a_bad_seed_is_refused_naming_seed(bad):
 
 @pytest.mark.parametrize("bad", [[], np.array([], dtype=np.int64), np.array([1.0]), np.array([True]),
                                  np.array([-3, 4]), np.array([[1, 2]]), "12", b"12", {1.5}, [[1, 2]],
-                                 (x for x in range(2))])
+                                 (x for x in range(2)), g.init(2)])  # a State has a length, not items
 def test_bad_per_game_seeds_are_refused(bad):
     with pytest.raises(ValueError, match="seeds"):
         g.init(seeds=bad)

@@ -89,7 +89,10 @@ def seed_keys(seeds) -> np.ndarray:
         else:
             raise ValueError(f"seeds must be a non-empty 1-d sequence of ints, got {seeds!r}")
     else:
-        values = list(seeds)
+        try:
+            values = list(seeds)
+        except TypeError:
+            raise ValueError(f"seeds must be a non-empty 1-d sequence of ints, got {type(seeds).__name__}") from None
         # (a sequence from the caller, checked one by one: the envs pass uint64 arrays, checked above)
         arr = np.array([check_seed(x, f"seeds[{i}]") for i, x in enumerate(values)], dtype=np.uint64)
     if arr.ndim != 1 or arr.size == 0:
