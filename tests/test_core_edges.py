@@ -498,3 +498,65 @@ def test_odds_refuse_bad_dice_counts_and_distances(bad):
     assert odds.completion_chance(odds.MAX_DICE, odds.MAX_DICE) == float(
         odds.completion_chance_exact(np.int64(odds.MAX_DICE), np.uint8(odds.MAX_DICE)))
     assert odds.field_goal_chance(10**6) == 0.0 and odds.field_goal_chance(np.int64(40)) == odds.field_goal_chance(40)
+
+
+# ------------------------------------------------------------------------------------ fuzzed arguments
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from hypothesis.extra import numpy as hnp  # noqa: E402
+
+_ANYTHING = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.integers(min_value=-300, max_value=600), st.floats(), st.text(max_size=8),
+    st.binary(max_size=4), st.lists(st.one_of(st.integers(-5, 300), st.booleans(), st.floats()), max_size=4),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2), st.complex_numbers(),
+    hnp.arrays(st.sampled_from([np.int8, np.int64, np.uint64, np.float64, np.bool_, np.complex64]),
+               hnp.array_shapes(min_dims=0, max_dims=2, max_side=4)),
+)
+_FUZZ_STATES = _states()
+
+
+@settings(max_examples=150)
+@given(_ANYTHING, st.sampled_from([0, 1]), st.sampled_from(["actions", "active", "config", "chance", "state"]))
+def test_step_answers_any_argument_with_a_step_or_a_value_error_changing_nothing(value, which, argument):
+    s = _FUZZ_STATES[which]
+    before = s.copy()
+    kwargs = {"state": s.copy(), "actions": s.legal.argmax(axis=1)}
+    kwargs[argument] = value
+    try:
+        out = g.step(kwargs.pop("state"), kwargs.pop("actions"), **kwargs, reuse_input=False)
+    except ValueError:
+        pass
+    else:
+        assert isinstance(out, State) and (argument in ("actions", "active", "chance")
+                                           or (argument == "config" and value is None))
+        check_invariants(out)
+    assert s.equals(before)
+
+
+@settings(max_examples=150)
+@given(_ANYTHING, st.sampled_from(list(GameConfig.__dataclass_fields__)))
+def test_game_config_answers_any_value_with_a_config_or_a_value_error_naming_the_field(value, field):
+    try:
+        config = GameConfig(**{field: value})
+    except ValueError as err:
+        assert f"GameConfig.{field}" in str(err)
+    else:
+        assert getattr(config, field) == value and hash(config) == hash(GameConfig(**{field: value}))
+
+
+@settings(max_examples=100)
+@given(_ANYTHING)
+def test_the_core_helpers_answer_any_value_with_a_value_error(value):
+    s = _FUZZ_STATES[0]
+    for call in (lambda: A.action_name(value), lambda: A.action_id(value), lambda: g.init(2, seed=value),
+                 lambda: g.init(seeds=value), lambda: g.init(value), lambda: odds.completion_chance(value, 1),
+                 lambda: odds.field_goal_chance(value), lambda: GameConfig.from_dict(value)):
+        try:
+            call()
+        except ValueError:
+            pass
+    for call in (lambda: pass_price(s, value), lambda: pass_price(s, 0, game=value)):
+        with pytest.raises(ValueError):  # the lone game is not in play with a carrier: never a price
+            call()
