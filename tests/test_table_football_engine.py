@@ -378,3 +378,25 @@ def test_rgb_bar_text_and_ansi():
     over = tf.step(_state_at(0, 95, 100), np.array([A.FIELD_GOAL]), tf.TableFootballConfig(target_score=3),
                    chance=tf.ScriptedChance([0]))
     assert "ONE WINS" in render_ansi(over)
+
+
+# --- the rules document -----------------------------------------------------------------------------------
+
+def test_rules_document_holds_the_tables_of_the_code():
+    from pathlib import Path
+    import dataclasses
+
+    text = (Path(tf.__file__).parent / "RULES.md").read_text()
+    assert tf.observation_markdown() in text
+    for name in tf.ACTION_NAMES:
+        assert f"`{name}`" in text
+    for f in dataclasses.fields(tf.TableFootballConfig):
+        assert f"| `{f.name}` | {f.default} |" in text
+    for total, (name, _, _, boxes) in tf.RESULTS.items():
+        assert f"| {total} | {6 - abs(total - 7)} | {name} |" in text
+    for n in range(1, 17):
+        assert f"**Ruling {n}.**" in text
+    assert "**Basic game.**" in text and "**Clock version.**" in text
+    # the example diagram in the document is a valid diagram
+    example = text.split("```\n")[1]
+    tf.from_diagram(example)

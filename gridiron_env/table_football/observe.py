@@ -35,7 +35,7 @@ _PARTS = (  # (name, width, meaning)
     ("quarter", 5, "one-hot quarter 1-4 and overtime (all 0 in the basic game)"),
     ("boxes", 1, "boxes left in the quarter / quarter_boxes"),
     ("regulation_boxes", 1, "boxes left before the end of the 4th quarter / (4 quarter_boxes); 0 in overtime"),
-    ("timeouts", 2, "own, other time-outs left / 3"),
+    ("timeouts", 2, "own, other time-outs left / the most a team can hold (timeouts_per_half, overtime_timeouts)"),
     ("pending_cost", 1, "box cost of the result whose clock decisions are pending / 3"),
     ("last_play", 4, "one-hot last play: none, run, field goal, punt"),
     ("last_roll", 2, "dice of the last roll / 6 (a kick's single die first, then 0)"),
@@ -103,7 +103,8 @@ def observe(state: State, team, config: TableFootballConfig | None = None) -> np
     put("boxes", state.boxes / qb)
     regulation = np.where((q >= 1) & (q <= 4), (4 - q) * qb + state.boxes, 0)
     put("regulation_boxes", regulation / (4 * qb))
-    put("timeouts", np.stack([state.timeouts[rows, v], state.timeouts[rows, 1 - v]], axis=1) / 3)
+    most = max(config.timeouts_per_half, config.overtime_timeouts, 1)
+    put("timeouts", np.stack([state.timeouts[rows, v], state.timeouts[rows, 1 - v]], axis=1) / most)
     put("pending_cost", state.pending_cost / 3)
     last = np.zeros((B, 4))
     last[rows, state.last_play + 1] = 1
