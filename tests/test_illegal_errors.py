@@ -10,7 +10,8 @@ from gridiron_env import GameConfig
 from gridiron_env.core import IllegalActionError, action_id, action_name, from_diagram, init, step, to_diagram
 from gridiron_env.core.scenario import hidden_ball_scramble
 from gridiron_env.core.state import SPECIALS_PICK, State
-from gridiron_env.core.visibility import team_view
+from gridiron_env.core.state import FIELDS
+from gridiron_env.core.visibility import HIDDEN_FIELDS, team_view
 from gridiron_env.envs.common import illegal_reason
 from gridiron_env.envs.selfplay import advance
 
@@ -135,6 +136,8 @@ def test_team_view_is_what_agents_visible_view_blanks():
     assert view.special[1].tolist() == [-1, -1]  # team two to pick: team one's pick blanked
     assert team_view(batch, team=0).special[1].tolist() == [2, -1]  # team one sees its own
     assert team_view(batch, games=[1]).batch_size == 1
+    changed = {name for name in FIELDS if not np.array_equal(getattr(view, name), getattr(batch, name))}
+    assert changed == set(HIDDEN_FIELDS)  # exactly the hidden fields, each of them blanked here
 
 
 def test_the_envs_illegal_action_info_keeps_the_secrets():
