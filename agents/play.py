@@ -426,7 +426,7 @@ def _events(before, after, action: int) -> list[str]:
 # ------------------------------------------------------------------------------------------------ game
 
 class _Game:
-    def __init__(self, args, seats, names, human, config, print_fn, input_fn, sleep_fn):
+    def __init__(self, args, seats, names, human, config, print_fn, input_fn, sleep_fn, flush_fn=None):
         self.args = args
         self.seats = seats  # agent per team, None for the human
         self.names = names  # label per team
@@ -435,6 +435,7 @@ class _Game:
         self.print = print_fn
         self.input = input_fn
         self.sleep = sleep_fn
+        self.flush = flush_fn or (lambda: None)
 
     def final(self, state, stopped: str | None = None) -> None:
         p = self.print
@@ -533,6 +534,7 @@ class _Game:
             self.report(state, after, team, action)
             state = after
             if self.human is None and self.args.delay > 0:
+                self.flush()  # a piped stdout is block-buffered: show the action before the pause
                 self.sleep(self.args.delay)
         self.final(state)
         return 0
@@ -684,7 +686,8 @@ def main(argv=None, input_fn=None, print_fn=None, sleep_fn=time.sleep, error_fn=
     error_fn = error_fn or (console.error if print_fn == console.print else print_fn)
     try:
         try:
-            code = _run(argv, input_fn, print_fn, sleep_fn, error_fn)
+            code = _run(argv, input_fn, print_fn, sleep_fn, error_fn,
+                        console.flush if print_fn == console.print else None)
         except KeyboardInterrupt:
             print_fn("")
             print_fn("Interrupted: the game stops here.")
@@ -699,7 +702,7 @@ def main(argv=None, input_fn=None, print_fn=None, sleep_fn=time.sleep, error_fn=
         return EXIT_INTERRUPTED
 
 
-def _run(argv, input_fn, print_fn, sleep_fn, error_fn) -> int:
+def _run(argv, input_fn, print_fn, sleep_fn, error_fn, flush_fn) -> int:
     try:
         args = _parser().parse_args(sys.argv[1:] if argv is None else list(argv))
         if args.seed is not None and not 0 <= args.seed <= MAX_SEED:
@@ -754,7 +757,8 @@ def _run(argv, input_fn, print_fn, sleep_fn, error_fn) -> int:
     else:
         print_fn(f"Gridiron: you are team {TEAM_NAMES[human]} ({'UPPER' if human == 0 else 'lower'} case) "
                  f"against {opponent.name}; first to {config.target_score}, {specials}, seed {seed}.")
-    game = _Game(args, seats, names, None if args.watch else human, config, print_fn, input_fn, sleep_fn)
+    game = _Game(args, seats, names, None if args.watch else human, config, print_fn, input_fn, sleep_fn,
+                 flush_fn)
     return game.play(seed)
 
 

@@ -489,9 +489,11 @@ def test_ctrl_c_at_a_prompt():
 
 
 def test_ctrl_c_while_watching():
-    code, out, err = _interrupt_when(WATCH + ["--delay", "30"], b"(lanes)")
+    """The first action is shown (a piped stdout is flushed before each pause), then Ctrl-C in the pause."""
+    code, out, err = _interrupt_when(WATCH + ["--delay", "30"], b"  team one (random): ")
     assert "Traceback" not in err, err
     assert code == 130 and b"Interrupted: the game stops here." in out
+    assert out.count(b"  team ") == 1  # interrupted in the first pause
 
 
 def test_errors_go_to_stderr_and_nothing_to_stdout(tmp_path):
