@@ -112,7 +112,7 @@ def test_recovery_option_values_are_the_engine_one_step_look_ahead():
 
 
 def test_clock_values_are_the_engine_one_step_look_ahead():
-    sol = solve(SMALL_CLOCK_OPTION, diff_cap=30, cache=False)
+    sol = solve(SMALL_CLOCK_OPTION, diff_cap=20, cache=False)
     phases = _check_against_engine(SMALL_CLOCK_OPTION, sol, sample_states(SMALL_CLOCK_OPTION, 20, 3, steps=150))
     assert phases == {0, 1, 2, 3, 4, 5}
 
@@ -168,18 +168,17 @@ def test_optimal_agent_beats_random_and_fixed_policies(basic):
 
 
 def test_clock_cap_moves_no_start_value_by_more_than_1e9():
-    lo = solve(SMALL_CLOCK, diff_cap=24, cache=False)
-    hi = solve(SMALL_CLOCK, diff_cap=36, cache=False)
+    lo = solve(SMALL_CLOCK, diff_cap=20, cache=False)
+    hi = solve(SMALL_CLOCK, diff_cap=26, cache=False)
     assert abs(lo.opener_win_probability - hi.opener_win_probability) < 1e-9
-    # and every state inside the smaller cap that is not near it agrees too (start of each quarter)
-    for q, name in ((0, "V12"), (1, "V12"), (0, "V34"), (1, "V34")):
-        a = lo.arrays[name][q, -1][24 - 8:24 + 9]
-        b = hi.arrays[name][q, -1][36 - 8:36 + 9]
-        assert np.abs(a - b).max() < 1e-6
+    start = tf.init(4, 0, SMALL_CLOCK)  # the opening state of either coin toss, through value()
+    assert np.abs(lo.value(start) - hi.value(start)).max() < 1e-9
+    # and a cap too small does move it (the test can fail)
+    assert abs(solve(SMALL_CLOCK, diff_cap=8, cache=False).opener_win_probability - hi.opener_win_probability) > 1e-7
 
 
 def test_clock_monte_carlo_optimal_against_optimal():
-    sol = solve(SMALL_CLOCK, diff_cap=30, cache=False)
+    sol = solve(SMALL_CLOCK, diff_cap=20, cache=False)
     agent = OptimalAgent(SMALL_CLOCK, sol)
     n = 2000
     r = play_games(agent, agent, n, seed=400, config=SMALL_CLOCK)
@@ -210,7 +209,7 @@ def test_solution_file_round_trip_and_validation(tmp_path, basic):
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
     with pytest.raises(ValueError, match="not a readable"):
         load_solution(tmp_path / "junk.npz")
-    small = solve(SMALL_CLOCK, diff_cap=10, cache=False)
+    small = solve(SMALL_CLOCK, diff_cap=20, cache=False)
     small.save(tmp_path / "clock.npz")
     back = load_solution(tmp_path / "clock.npz")
     s = tf.init(8, 3, SMALL_CLOCK)

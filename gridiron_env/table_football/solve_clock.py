@@ -17,11 +17,14 @@ offence's choice and works the other phases out the same way when asked.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from . import actions as A
 from .config import TableFootballConfig
 from .model import ASKER_WINS, FLIP, REC, SAME, build_model
+from .solve import Solution, _recovery_kind
 from .state import (
     CHOOSE, OOB_DEFENCE, OOB_OFFENCE, OVERTIME, RECOVERY, State, TIMEOUT_DEFENCE, TIMEOUT_OFFENCE,
 )
@@ -321,163 +324,159 @@ def _table(clk, q, b):
     return clk.V34[q - 3, b - 1].reshape(-1)
 
 
-def _solution_class():
-    from .solve import Solution, _recovery_kind
+class ClockSolution(Solution):
+    """The clock version: the values at the offence's choice in ``arrays`` V12, V34, VOT (see
+    ``_Clock``); the recovery and clock decisions are worked out from them when asked."""
 
-    class ClockSolution(Solution):
-        """The clock version: the values at the offence's choice in ``arrays`` V12, V34, VOT (see
-        ``_Clock``); the recovery and clock decisions are worked out from them when asked."""
+    def __init__(self, config, arrays):
+        super().__init__(config, arrays)
+        self.cap = int(arrays["diff_cap"])
+        self.clk = _Clock(config, self.cap, arrays["V12"], arrays["V34"], arrays["VOT"])
 
-        def __init__(self, config, arrays):
-            super().__init__(config, arrays)
-            self.cap = int(arrays["diff_cap"])
-            self.clk = _Clock(config, self.cap, arrays["V12"], arrays["V34"], arrays["VOT"])
+    @staticmethod
+    def _terms(s: State, team):
+        """(difference, own time-outs, other's, opened the game) of ``team`` in each game of ``s``."""
+        rows = np.arange(s.batch_size)
+        team = np.asarray(team, dtype=np.int64)
+        d = s.score[rows, team].astype(np.int64) - s.score[rows, 1 - team]
+        return (d, s.timeouts[rows, team].astype(np.int64), s.timeouts[rows, 1 - team].astype(np.int64),
+                (s.opener == team).astype(np.int64))
 
-        @staticmethod
-        def _terms(s: State, team):
-            """(difference, own time-outs, other's, opened the game) of ``team`` in each game of ``s``."""
-            rows = np.arange(s.batch_size)
-            team = np.asarray(team, dtype=np.int64)
-            d = s.score[rows, team].astype(np.int64) - s.score[rows, 1 - team]
-            return (d, s.timeouts[rows, team].astype(np.int64), s.timeouts[rows, 1 - team].astype(np.int64),
-                    (s.opener == team).astype(np.int64))
+    def _node(self, s: State, kind=None):
+        return self.model.node_of(s.position.astype(np.int64), s.line_to_gain.astype(np.int64),
+                                  s.down.astype(np.int64), kind)
 
-        def _node(self, s: State, kind=None):
-            return self.model.node_of(s.position.astype(np.int64), s.line_to_gain.astype(np.int64),
-                                      s.down.astype(np.int64), kind)
+    def _by_time(self, state: State, fn, width):
+        """Run ``fn(q, b, sub_state) -> [n, width]`` over the live games grouped by (quarter, boxes)."""
+        out = np.full((state.batch_size, width), np.nan)
+        live = ~state.terminated
+        q, b = state.quarter.astype(np.int64), state.boxes.astype(np.int64)
+        for qq in np.unique(q[live]):
+            for bb in np.unique(b[live & (q == qq)]):
+                g = np.flatnonzero(live & (q == qq) & (b == bb))
+                out[g] = fn(int(qq), int(bb), state.take(g))
+        return out
 
-        def _by_time(self, state: State, fn, width):
-            """Run ``fn(q, b, sub_state) -> [n, width]`` over the live games grouped by (quarter, boxes)."""
-            out = np.full((state.batch_size, width), np.nan)
-            live = ~state.terminated
-            q, b = state.quarter.astype(np.int64), state.boxes.astype(np.int64)
-            for qq in np.unique(q[live]):
-                for bb in np.unique(b[live & (q == qq)]):
-                    g = np.flatnonzero(live & (q == qq) & (b == bb))
-                    out[g] = fn(int(qq), int(bb), state.take(g))
+    def _entries_value(self, q, b, s, team, ent):
+        """Value for ``team`` (the down's offence) of model entries ``ent`` [n, K] weighted by their
+        chances, summed: [n]."""
+        m = self.model
+        d, to, td, h = self._terms(s, team)
+        e = np.maximum(ent, 0)
+        rel = m.e_rel[e]
+        is_rec = rel == REC
+        val = self.clk.post_result(q, b, d[:, None], to[:, None], td[:, None], h[:, None],
+                                   np.where(is_rec, SAME, rel), np.where(is_rec, 0, m.e_f[e]), m.e_ds[e],
+                                   m.e_do[e], m.e_cost[e], m.e_gain[e])
+        if is_rec.any():
+            r = np.where(is_rec, m.e_f[e], m.n_fields)  # recovery nodes
+            best = None
+            for a in (A.DECLINE, A.CONTEST):
+                sub = m.row_entries[m.node_rows[r, a]]  # [n, K, K2]
+                e2 = np.maximum(sub, 0)
+                v2 = self.clk.post_result(q, b, d[:, None, None], to[:, None, None], td[:, None, None],
+                                          h[:, None, None], m.e_rel[e2], m.e_f[e2], m.e_ds[e2], m.e_do[e2],
+                                          m.e_cost[e2], m.e_gain[e2])
+                qa = np.where(sub >= 0, v2 * m.e_prob[e2], 0.0).sum(axis=2)
+                best = qa if best is None else np.maximum(best, qa)
+            val = np.where(is_rec, best, val)
+        return np.where(ent >= 0, val * m.e_prob[e], 0.0).sum(axis=1)
+
+    def _choose_q(self, q, b, s):
+        """[n, 3]: run, field goal, punt for the offence (NaN where illegal)."""
+        m = self.model
+        node = self._node(s)
+        out = []
+        for a in (A.RUN_PLAY, A.FIELD_GOAL, A.PUNT):
+            rows = m.node_rows[node, a]
+            ent = np.where(rows[:, None] >= 0, m.row_entries[np.maximum(rows, 0)], -1)
+            out.append(np.where(rows >= 0, self._entries_value(q, b, s, s.offence, ent), np.nan))
+        return np.stack(out, axis=1)
+
+    def _recovery_q(self, q, b, s):
+        """[n, 2]: decline, contest for the team that lost the ball."""
+        m = self.model
+        node = self._node(s, _recovery_kind(s))
+        return np.stack([self._entries_value(q, b, s, s.offence, m.row_entries[m.node_rows[node, a]])
+                         for a in (A.DECLINE, A.CONTEST)], axis=1)
+
+    def _pending(self, q, b, s):
+        """[n, 3]: (decline, ask, the phase's value) of a clock decision, for the down's offence."""
+        snap = s.snap_offence.astype(np.int64)
+        d, to_o, to_d, h = self._terms(s, snap)
+        flip = s.offence != snap
+        rel = np.where(flip, FLIP, SAME)
+        fn = self._node(s)
+        dn = np.where(flip, -d, d)
+        hn = np.where(flip, 1 - h, h) if q <= 2 else np.zeros_like(d)
+        cost = s.pending_cost.astype(np.int64)
+
+        def after(c, a_o, a_d):
+            out = np.empty(s.batch_size)
+            ton, tdn = np.where(flip, a_d, a_o), np.where(flip, a_o, a_d)
+            for c_ in (1, 2, 3):
+                sel = c == c_
+                if sel.any():
+                    out[sel] = self.clk.after_clock(q, b, c_, rel[sel], dn[sel], fn[sel], ton[sel], tdn[sel],
+                                                    hn[sel])
             return out
 
-        def _entries_value(self, q, b, s, team, ent):
-            """Value for ``team`` (the down's offence) of model entries ``ent`` [n, K] weighted by their
-            chances, summed: [n]."""
-            m = self.model
-            d, to, td, h = self._terms(s, team)
-            e = np.maximum(ent, 0)
-            rel = m.e_rel[e]
-            is_rec = rel == REC
-            val = self.clk.post_result(q, b, d[:, None], to[:, None], td[:, None], h[:, None],
-                                       np.where(is_rec, SAME, rel), np.where(is_rec, 0, m.e_f[e]), m.e_ds[e],
-                                       m.e_do[e], m.e_cost[e], m.e_gain[e])
-            if is_rec.any():
-                r = np.where(is_rec, m.e_f[e], m.n_fields)  # recovery nodes
-                best = None
-                for a in (A.DECLINE, A.CONTEST):
-                    sub = m.row_entries[m.node_rows[r, a]]  # [n, K, K2]
-                    e2 = np.maximum(sub, 0)
-                    v2 = self.clk.post_result(q, b, d[:, None, None], to[:, None, None], td[:, None, None],
-                                              h[:, None, None], m.e_rel[e2], m.e_f[e2], m.e_ds[e2], m.e_do[e2],
-                                              m.e_cost[e2], m.e_gain[e2])
-                    qa = np.where(sub >= 0, v2 * m.e_prob[e2], 0.0).sum(axis=2)
-                    best = qa if best is None else np.maximum(best, qa)
-                val = np.where(is_rec, best, val)
-            return np.where(ent >= 0, val * m.e_prob[e], 0.0).sum(axis=1)
+        co = after(np.ones_like(cost), np.maximum(to_o - 1, 0), to_d)
+        cd = after(np.ones_like(cost), to_o, np.maximum(to_d - 1, 0))
 
-        def _choose_q(self, q, b, s):
-            """[n, 3]: run, field goal, punt for the offence (NaN where illegal)."""
-            m = self.model
-            node = self._node(s)
-            out = []
-            for a in (A.RUN_PLAY, A.FIELD_GOAL, A.PUNT):
-                rows = m.node_rows[node, a]
-                ent = np.where(rows[:, None] >= 0, m.row_entries[np.maximum(rows, 0)], -1)
-                out.append(np.where(rows >= 0, self._entries_value(q, b, s, s.offence, ent), np.nan))
-            return np.stack(out, axis=1)
+        def todec(c):  # (no time-out value, after the defence's choice, after the offence's)
+            x = after(c, to_o, to_d)
+            dfn = np.where((to_d > 0) & (c > 1), np.minimum(x, cd), x)
+            return x, dfn, np.where((to_o > 0) & (c > 1), np.maximum(dfn, co), dfn)
 
-        def _recovery_q(self, q, b, s):
-            """[n, 2]: decline, contest for the team that lost the ball."""
-            m = self.model
-            node = self._node(s, _recovery_kind(s))
-            return np.stack([self._entries_value(q, b, s, s.offence, m.row_entries[m.node_rows[node, a]])
-                             for a in (A.DECLINE, A.CONTEST)], axis=1)
+        x, dfn, y0 = todec(cost)
+        y1 = todec(np.maximum(cost - 1, 1))[2]
+        ask = ASKER_WINS * y1 + (1 - ASKER_WINS) * y0
+        ph = s.phase
+        decline = np.select([ph == OOB_OFFENCE, ph == OOB_DEFENCE, ph == TIMEOUT_OFFENCE],
+                            [np.minimum(y0, ask), y0, dfn], x)
+        take = np.select([ph == OOB_OFFENCE, ph == OOB_DEFENCE, ph == TIMEOUT_OFFENCE], [ask, ask, co], cd)
+        offence_decides = (ph == OOB_OFFENCE) | (ph == TIMEOUT_OFFENCE)
+        value = np.where(offence_decides, np.maximum(decline, take), np.minimum(decline, take))
+        return np.stack([decline, take, value], axis=1)
 
-        def _pending(self, q, b, s):
-            """[n, 3]: (decline, ask, the phase's value) of a clock decision, for the down's offence."""
-            snap = s.snap_offence.astype(np.int64)
-            d, to_o, to_d, h = self._terms(s, snap)
-            flip = s.offence != snap
-            rel = np.where(flip, FLIP, SAME)
-            fn = self._node(s)
-            dn = np.where(flip, -d, d)
-            hn = np.where(flip, 1 - h, h) if q <= 2 else np.zeros_like(d)
-            cost = s.pending_cost.astype(np.int64)
+    def _values(self, q, b, s):
+        """[n, 1 + NUM_ACTIONS]: the value for the team with the ball, then the action values for the
+        team to act."""
+        out = np.full((s.batch_size, 1 + A.NUM_ACTIONS), np.nan)
+        ph = s.phase
+        sel = ph == CHOOSE
+        if sel.any():
+            qv = self._choose_q(q, b, s.take(np.flatnonzero(sel)))
+            out[sel, 1:4] = qv
+            sub = s.take(np.flatnonzero(sel))
+            d, to, td, h = self._terms(sub, sub.offence)
+            out[sel, 0] = self.clk.choose_value(q, b, d, self._node(sub), to, td, h)
+        sel = ph == RECOVERY
+        if sel.any():
+            rq = self._recovery_q(q, b, s.take(np.flatnonzero(sel)))
+            out[sel, 1 + A.DECLINE], out[sel, 1 + A.CONTEST] = rq[:, 0], rq[:, 1]
+            out[sel, 0] = rq.max(axis=1)
+        sel = ~np.isin(ph, (CHOOSE, RECOVERY))
+        if sel.any():
+            sub = s.take(np.flatnonzero(sel))
+            pend = self._pending(q, b, sub)
+            defence = np.isin(sub.phase, (OOB_DEFENCE, TIMEOUT_DEFENCE))
+            pair = np.where(defence[:, None], 1.0 - pend[:, :2], pend[:, :2])  # for the team to act
+            ask = np.where(np.isin(sub.phase, (OOB_OFFENCE, OOB_DEFENCE)), A.OUT_OF_BOUNDS, A.TIME_OUT)
+            rows = np.flatnonzero(sel)
+            out[rows, 1 + A.DECLINE] = pair[:, 0]
+            out[rows, 1 + ask] = pair[:, 1]
+            # the phase value is the down's offence's; the team with the ball may be the other
+            out[rows, 0] = np.where(sub.offence == sub.snap_offence, pend[:, 2], 1.0 - pend[:, 2])
+        return out
 
-            def after(c, a_o, a_d):
-                out = np.empty(s.batch_size)
-                ton, tdn = np.where(flip, a_d, a_o), np.where(flip, a_o, a_d)
-                for c_ in (1, 2, 3):
-                    sel = c == c_
-                    if sel.any():
-                        out[sel] = self.clk.after_clock(q, b, c_, rel[sel], dn[sel], fn[sel], ton[sel], tdn[sel],
-                                                        hn[sel])
-                return out
+    def _offence_value(self, state):
+        return self._by_time(state, self._values, 1 + A.NUM_ACTIONS)[:, 0]
 
-            co = after(np.ones_like(cost), np.maximum(to_o - 1, 0), to_d)
-            cd = after(np.ones_like(cost), to_o, np.maximum(to_d - 1, 0))
+    def _action_values(self, state):
+        return self._by_time(state, self._values, 1 + A.NUM_ACTIONS)[:, 1:]
 
-            def todec(c):  # (no time-out value, after the defence's choice, after the offence's)
-                x = after(c, to_o, to_d)
-                dfn = np.where((to_d > 0) & (c > 1), np.minimum(x, cd), x)
-                return x, dfn, np.where((to_o > 0) & (c > 1), np.maximum(dfn, co), dfn)
-
-            x, dfn, y0 = todec(cost)
-            y1 = todec(np.maximum(cost - 1, 1))[2]
-            ask = ASKER_WINS * y1 + (1 - ASKER_WINS) * y0
-            ph = s.phase
-            decline = np.select([ph == OOB_OFFENCE, ph == OOB_DEFENCE, ph == TIMEOUT_OFFENCE],
-                                [np.minimum(y0, ask), y0, dfn], x)
-            take = np.select([ph == OOB_OFFENCE, ph == OOB_DEFENCE, ph == TIMEOUT_OFFENCE], [ask, ask, co], cd)
-            offence_decides = (ph == OOB_OFFENCE) | (ph == TIMEOUT_OFFENCE)
-            value = np.where(offence_decides, np.maximum(decline, take), np.minimum(decline, take))
-            return np.stack([decline, take, value], axis=1)
-
-        def _values(self, q, b, s):
-            """[n, 1 + NUM_ACTIONS]: the value for the team with the ball, then the action values for the
-            team to act."""
-            out = np.full((s.batch_size, 1 + A.NUM_ACTIONS), np.nan)
-            ph = s.phase
-            sel = ph == CHOOSE
-            if sel.any():
-                qv = self._choose_q(q, b, s.take(np.flatnonzero(sel)))
-                out[sel, 1:4] = qv
-                sub = s.take(np.flatnonzero(sel))
-                d, to, td, h = self._terms(sub, sub.offence)
-                out[sel, 0] = self.clk.choose_value(q, b, d, self._node(sub), to, td, h)
-            sel = ph == RECOVERY
-            if sel.any():
-                rq = self._recovery_q(q, b, s.take(np.flatnonzero(sel)))
-                out[sel, 1 + A.DECLINE], out[sel, 1 + A.CONTEST] = rq[:, 0], rq[:, 1]
-                out[sel, 0] = rq.max(axis=1)
-            sel = ~np.isin(ph, (CHOOSE, RECOVERY))
-            if sel.any():
-                sub = s.take(np.flatnonzero(sel))
-                pend = self._pending(q, b, sub)
-                defence = np.isin(sub.phase, (OOB_DEFENCE, TIMEOUT_DEFENCE))
-                pair = np.where(defence[:, None], 1.0 - pend[:, :2], pend[:, :2])  # for the team to act
-                ask = np.where(np.isin(sub.phase, (OOB_OFFENCE, OOB_DEFENCE)), A.OUT_OF_BOUNDS, A.TIME_OUT)
-                rows = np.flatnonzero(sel)
-                out[rows, 1 + A.DECLINE] = pair[:, 0]
-                out[rows, 1 + ask] = pair[:, 1]
-                # the phase value is the down's offence's; the team with the ball may be the other
-                out[rows, 0] = np.where(sub.offence == sub.snap_offence, pend[:, 2], 1.0 - pend[:, 2])
-            return out
-
-        def _offence_value(self, state):
-            return self._by_time(state, self._values, 1 + A.NUM_ACTIONS)[:, 0]
-
-        def _action_values(self, state):
-            return self._by_time(state, self._values, 1 + A.NUM_ACTIONS)[:, 1:]
-
-    return ClockSolution
 
 
 def solve_clock_solution(config: TableFootballConfig, cap: int, cache: bool = True, progress=None):
@@ -494,8 +493,7 @@ def solve_clock_solution(config: TableFootballConfig, cap: int, cache: bool = Tr
         except ValueError:
             pass  # a bad cache file is solved again and overwritten
     V12, V34, VOT, owp = _induction(config, cap, progress)
-    cls = _solution_class()
-    sol = cls(config, {"V12": V12, "V34": V34, "VOT": VOT, "diff_cap": np.array(cap),
+    sol = ClockSolution(config, {"V12": V12, "V34": V34, "VOT": VOT, "diff_cap": np.array(cap),
                        "opener_win_probability": np.array(owp)})
     if cache:
         try:
@@ -525,6 +523,3 @@ def validate_clock_arrays(config: TableFootballConfig, data: dict, path) -> None
             raise ValueError(f"{path}: {name} has shape {data[name].shape} {data[name].dtype}, expected {shape} float64")
 
 
-import os  # noqa: E402
-
-ClockSolution = _solution_class()  # noqa: F811
