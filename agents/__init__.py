@@ -3,7 +3,8 @@
 - ``agents.base``: the agent protocol (``Agent``), per-game random streams, ``visible_view`` and the match
   runner ``play_games``;
 - ``agents.random_agent.RandomAgent``: uniform over the legal actions;
-- ``agents.heuristic.HeuristicAgent``: scripted football (``python -m agents.heuristic`` plays a match).
+- ``agents.heuristic.HeuristicAgent``: scripted football (``python -m agents.heuristic`` plays a match);
+- ``agents.panel``: the panel of scripted opponents of different styles, ``PANEL`` (name -> constructor).
 
 Names are imported lazily, so ``import agents.bot`` (or ``python -m agents.heuristic``) loads only what it
 needs.
@@ -14,6 +15,8 @@ from importlib import import_module
 _EXPORTS = {
     "Agent": "base", "GameStreams": "base", "MatchResult": "base", "play_games": "base", "visible_view": "base",
     "HeuristicAgent": "heuristic", "HeuristicParams": "heuristic", "RandomAgent": "random_agent",
+    "PANEL": "panel", "PowerRunAgent": "panel", "SpreadPassAgent": "panel", "BlitzAgent": "panel",
+    "PreventAgent": "panel", "BallControlAgent": "panel",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -4,10 +4,18 @@
 :mod:`agents.base` and plays a whole game: specials, formations, kicks, carrying, defending, scrambles.
 """
 
+from .blitz import BlitzAgent
+from .clock import BallControlAgent
 from .power import PowerRunAgent
+from .prevent import PreventAgent
+from .spread import SpreadPassAgent
 
 PANEL = {
     PowerRunAgent.name: PowerRunAgent,
+    SpreadPassAgent.name: SpreadPassAgent,
+    BlitzAgent.name: BlitzAgent,
+    PreventAgent.name: PreventAgent,
+    BallControlAgent.name: BallControlAgent,
 }
 
-__all__ = ["PANEL", "PowerRunAgent"]
+__all__ = ["PANEL", "BallControlAgent", "BlitzAgent", "PreventAgent", "PowerRunAgent", "SpreadPassAgent"]

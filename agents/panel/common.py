@@ -26,6 +26,8 @@ unless said otherwise):
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from gridiron_env.config import GameConfig
@@ -49,7 +51,7 @@ __all__ = [
     "BIG", "OFF", "DEF", "ELIGIBLE", "PanelAgent", "Side", "side_of", "least_cost", "sources", "gather",
     "threat_map", "qb_mult", "weak_linemen", "block_entries", "carrier_options", "carrier_reach", "step_toward",
     "square_terms", "forward_passes", "handoff_options", "tackle_now", "pursuit_map", "move_to_targets",
-    "manhattan", "situation", "field_goal_chances", "points_needed", "punt_rows", "frame_of",
+    "manhattan", "pursuit_cost", "rank_of", "assign_nearest", "pass_live", "receivers_of", "goal_side", "at", "kick_choice", "situation", "field_goal_chances", "points_needed", "punt_rows", "frame_of",
 ]
 
 # Re-exported board helpers (the heuristic's least-cost maps), under the names the styles use.
@@ -100,15 +102,21 @@ def points_needed(s: State, config: GameConfig) -> np.ndarray:
 def field_goal_chances(los_frame_row, config: GameConfig) -> np.ndarray:
     """Chance a field goal from an LOS on ``los_frame_row`` (offence frame) is good, for the config's kick
     mode (0 out of range)."""
-    rows = np.arange(N_ROWS)
-    yards = 4 * (rows - END_ZONE_DEPTH + 1) + 17
-    if config.kick_mode == "paper":
-        table = np.array([paper_field_goal_chance(int(y), config.paper_answer_chance) if r >= END_ZONE_DEPTH
-                          and y <= 80 else 0.0 for r, y in zip(rows, yards)])
-    else:
-        table = np.array([field_goal_chance(int(y)) if r >= END_ZONE_DEPTH and y <= 80 else 0.0
-                          for r, y in zip(rows, yards)])
+    table = _field_goal_table(config.kick_mode, float(config.paper_answer_chance))
     return table[np.clip(np.asarray(los_frame_row, dtype=np.int64), 0, N_ROWS - 1)]
+
+
+@lru_cache(maxsize=64)
+def _field_goal_table(kick_mode: str, answer_chance: float) -> np.ndarray:
+    """[30] the field-goal chance by the LOS frame row (read-only)."""
+    table = np.zeros(N_ROWS)
+    for row in range(END_ZONE_DEPTH, N_ROWS):
+        yards = 4 * (row - END_ZONE_DEPTH + 1) + 17
+        if yards <= 80:
+            table[row] = (paper_field_goal_chance(yards, answer_chance) if kick_mode == "paper"
+                          else field_goal_chance(yards))
+    table.setflags(write=False)
+    return table
 
 
 def punt_rows(s: State, config: GameConfig, short_of_goal: int = 3) -> np.ndarray:
@@ -141,7 +149,7 @@ def carrier_options(s: State, side: Side):
     push_to = side.squares
     diagonal = (SQUARE_ROW[np.maximum(push_to, 0)] != SQUARE_ROW[csq][:, None]) & (
         SQUARE_LANE[np.maximum(push_to, 0)] != SQUARE_LANE[csq][:, None])
-    shove = _push_shoves(s, side, csq, push_to)
+    shove = _push_shoves(s, side, csq, np.where(push_ok, push_to, -1))
     push_cost = np.where(diagonal, 2, 1) * mult[:, None] * np.where(shove, 2, 1)
     gap_id = A.GAP_BASE + np.broadcast_to(np.arange(5), (m, 5))
     gap_ok = s.legal[r[:, None], gap_id]
@@ -320,6 +328,22 @@ def tackle_now(s: State, side: Side, dist=None):
     return np.where(ok, side.move_ids.reshape(m, -1)[r, k], -1), dist, cost
 
 
+def pursuit_cost(s: State, side: Side, dist, cost) -> np.ndarray:
+    """[m, 11] each of the acting side's players' cost to tackle the carrier (his cheapest first move plus
+    the pursuit map ``dist`` from there; 30 + rows and lanes apart when boxed in)."""
+    m = s.batch_size
+    t = side.targets
+    csq = s.ball_square.astype(np.int64)
+    after = np.where(t == csq[:, None, None], 0, gather(dist, t.reshape(m, -1)).reshape(t.shape))
+    best = np.where(t >= 0, after + cost, BIG).min(axis=2)
+    return np.minimum(best, 30 + manhattan(side.squares, csq[:, None]))
+
+
+def rank_of(values) -> np.ndarray:
+    """[m, 11] each player's rank (0 = smallest value) within his game; ties by slot."""
+    return np.argsort(np.argsort(values, axis=1, kind="stable"), axis=1, kind="stable")
+
+
 def move_to_targets(s: State, side: Side, target, weight, reserve, dist=None, cost=None) -> np.ndarray:
     """One move of the acting side's players toward their own targets: ``target`` [m, 11] a square (-1 no
     target; the carrier's square means pursue him, measured on the pursuit map ``dist``), ``weight``
@@ -379,6 +403,34 @@ def at(team, frame_row, lane) -> np.ndarray:
     frame_row = np.clip(frame_row, 0, N_ROWS - 1)
     row = np.where(team == 0, frame_row, N_ROWS - 1 - frame_row)
     return row * N_LANES + np.clip(lane, 0, N_LANES - 1)
+
+
+def assign_nearest(squares, free, spots, target=None) -> np.ndarray:
+    """Greedy assignment: for each column j of ``spots`` [m, k] (-1 none) in order, the nearest still
+    ``free`` [m, 11] player (by :func:`manhattan` from ``squares`` [m, 11]) takes it. Returns ``target``
+    [m, 11] (a copy, filled in; -1 for players left without a spot)."""
+    m = squares.shape[0]
+    r = np.arange(m)
+    target = np.full((m, 11), -1, dtype=np.int64) if target is None else target.copy()
+    free = free.copy()
+    for j in range(spots.shape[1]):
+        spot = spots[:, j]
+        d = np.where(free & (spot[:, None] >= 0) & (squares >= 0), manhattan(squares, spot[:, None]), BIG)
+        k = np.argmin(d, axis=1)
+        ok = d[r, k] < BIG
+        target[r[ok], k[ok]] = spot[ok]
+        free[r[ok], k[ok]] = False
+    return target
+
+
+def pass_live(s: State, side: Side) -> np.ndarray:
+    """[m] the acting side defends the snap and a forward pass may still come (the carrier is the snap
+    offence's, behind the LOS, and this play's pass is not thrown)."""
+    holder = s.ball_holder.astype(np.int64)
+    offence = s.offence.astype(np.int64)
+    carrier_frame = frame_of(offence, s.ball_square.astype(np.int64))
+    los = frame_of(offence, s.los_row.astype(np.int64) * N_LANES)
+    return (side.base == 11) & (holder >= 0) & (holder < 11) & ~s.forward_pass_used & (carrier_frame > los)
 
 
 # --- the shell ----------------------------------------------------------------------------------------------

@@ -18,11 +18,11 @@ from __future__ import annotations
 import numpy as np
 
 from gridiron_env.core import actions as A
-from gridiron_env.core.geometry import N_LANES, SQUARE_LANE
+from gridiron_env.core.geometry import SQUARE_LANE
 
 from .common import (
-    DEF, GAP, OFF, SHOVE, PanelAgent, at, block_entries, carrier_options, carrier_reach, field_goal_chances,
-    frame_of, handoff_options, kick_choice, move_to_targets, side_of, situation, square_terms, step_toward,
+    DEF, GAP, OFF, SHOVE, PanelAgent, assign_nearest, at, block_entries, carrier_options, carrier_reach, field_goal_chances,
+    frame_of, handoff_options, kick_choice, move_to_targets, pursuit_cost, rank_of, side_of, situation, square_terms, step_toward,
     tackle_now, threat_map,
 )
 
@@ -111,22 +111,13 @@ class PowerRunAgent(PanelAgent):
         tackle, dist, cost = tackle_now(s, side)
         csq = s.ball_square.astype(np.int64)
         carrier_team = 1 - side.team
-        here = np.where(side.squares >= 0, dist[r[:, None], np.maximum(side.squares, 0)], 999)
-        rank = np.argsort(np.argsort(here, axis=1, kind="stable"), axis=1, kind="stable")
+        rank = rank_of(pursuit_cost(s, side, dist, cost))
         # the wall: lanes of the carrier and three either side, two rows in front of him
         wall_row = frame_of(carrier_team, csq) - 2
         lane = SQUARE_LANE[csq].astype(np.int64)
         offsets = np.array([0, -1, 1, -2, 2, -3, 3, -4])
         spots = at(carrier_team[:, None], wall_row[:, None], lane[:, None] + offsets[None, :])
-        target = np.where(rank < 3, csq[:, None], -1)
-        free = rank >= 3
-        for j in range(offsets.size):  # nearest free defender to each wall spot, the middle first
-            d = np.where(free, np.abs(side.squares // N_LANES - spots[:, j:j + 1] // N_LANES)
-                         + np.abs(side.squares % N_LANES - spots[:, j:j + 1] % N_LANES), 999)
-            k = np.argmin(d, axis=1)
-            ok = d[r, k] < 999
-            target[r[ok], k[ok]] = spots[ok, j]
-            free[r[ok], k[ok]] = False
+        target = assign_nearest(side.squares, rank >= 3, spots, np.where(rank < 3, csq[:, None], -1))
         weight = np.where(rank < 3, 1.3, 1.0)
         moved = move_to_targets(s, side, target, weight, np.full(m, 2), dist, cost)
         return np.where(tackle >= 0, tackle, moved)
