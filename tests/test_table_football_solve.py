@@ -230,7 +230,7 @@ def test_full_clock_cap_and_monte_carlo():
     lo = solve(config, diff_cap=50)
     assert abs(sol.opener_win_probability - lo.opener_win_probability) < 1e-9
     agent = OptimalAgent(config, sol)
-    n = 2000
+    n = 800
     r = play_games(agent, agent, n, seed=600, config=config)
     points = np.where(r.winner == r.opener, 1.0, np.where(r.winner == tf.DRAW, 0.5, 0.0))
     assert abs(points.mean() - sol.opener_win_probability) < 4 * np.sqrt(0.25 / n)

@@ -30,10 +30,8 @@ raises ValueError naming the line.
 
 from __future__ import annotations
 
-import numpy as np
-
 from .config import TableFootballConfig
-from .state import DRAW, GAME_OVER, KICK, NO_PLAY, OVERTIME, PHASE_NAMES, PUNT_PLAY, RUN, State
+from .state import DRAW, KICK, NO_PLAY, OVERTIME, PHASE_NAMES, PUNT_PLAY, RUN, State
 
 TITLE = "table football diagram v1"
 KEYS = ("phase", "to act", "offence", "snap offence", "opener", "score", "ball", "line to gain", "down",

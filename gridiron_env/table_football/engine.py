@@ -16,7 +16,7 @@ from ..core.engine import IllegalActionError
 from . import actions as A
 from .config import TableFootballConfig
 from .state import (
-    CHOOSE, DRAW, GAME_OVER, KICK, OOB_DEFENCE, OOB_OFFENCE, OVERTIME, PUNT_PLAY, RECOVERY, RUN, State,
+    CHOOSE, DRAW, GAME_OVER, OOB_DEFENCE, OOB_OFFENCE, OVERTIME, RECOVERY, RUN, State,
     TIMEOUT_DEFENCE, TIMEOUT_OFFENCE,
 )
 
@@ -74,7 +74,7 @@ def _two_dice(s: State, g, what):
 
 # --- legal masks -------------------------------------------------------------------------------------------
 
-def _legal_table(downs_unused=None):
+def _legal_table():
     # [phase * 2 + last_down, action]
     t = np.zeros((2 * (GAME_OVER + 1), A.NUM_ACTIONS), dtype=bool)
     for last in (0, 1):

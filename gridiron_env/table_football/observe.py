@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .config import TableFootballConfig
-from .state import GAME_OVER, OVERTIME, PHASE_NAMES, State
+from .state import PHASE_NAMES, State
 
 OBS_LOW, OBS_HIGH = -2.0, 2.0  # bounds of every value (scores past twice the target are clipped)
 

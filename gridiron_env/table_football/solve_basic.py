@@ -13,7 +13,7 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from .model import FLIP, REC, SAME, Model
+from .model import FLIP, Model
 
 IMPROVE_TOL = 1e-14
 
