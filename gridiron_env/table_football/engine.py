@@ -489,96 +489,111 @@ def _basic_tables(downs: int):
 _TABLES: dict = {}
 
 
-def _step_basic(s: State, live, a, config: TableFootballConfig, all_live: bool) -> None:
-    """One play in every live game of the basic game (no recovery option), from the tables; also sets
-    to_act and the legal mask (``all_live``: ``live`` is every game, so slices stand in for gathers)."""
+def _step_basic(s: State, a, live, config: TableFootballConfig) -> None:
+    """One play in every live game (bool mask ``live`` [B]) of the basic game without the recovery option,
+    from the tables; also sets to_act and the legal mask. Works on whole columns: every game is computed,
+    and only the live games' values are written (a finished game's action, counter and fields stay)."""
     t = _TABLES.get(config.downs)
     if t is None:
         t = _TABLES[config.downs] = _basic_tables(config.downs)
-    g = slice(None) if all_live else live
+    B = s.batch_size
+    all_live = bool(live.all())
+    a = a if all_live else np.where(live, a, A.RUN_PLAY)
     D1 = config.downs + 1
-    pos = s.position[g].astype(np.intp)
-    pos //= 5
-    pos *= 21
-    pos += s.line_to_gain[g] // 5
-    pos *= D1
-    pos += s.down[g]
-    k = t["node"].take(pos)
+    cell = s.position.astype(np.intp)
+    cell //= 5
+    cell *= 21
+    cell += s.line_to_gain // 5
+    cell *= D1
+    cell += s.down
+    k = t["node"].take(cell)
     k *= _N_OUTCOMES
     run = a == A.RUN_PLAY
-    if run.all():
-        if all_live and type(_CTX.chance) is CounterChance:  # the same draws, read through slices
-            v = _uniform(s.rng_key, s.rng_counter, 36, 1)[:, 0]
-            s.rng_counter += np.uint64(1)
-        else:
-            v = _draw(s, live, 36, 1, "play dice")[:, 0]
+    if type(_CTX.chance) is CounterChance:
+        # The draws CounterChance gives, on whole columns: a run's pair of dice and a kick's die each take
+        # one position of the game's stream (a draw of 36 or of 6), so one call serves every game.
+        v = _uniform(s.rng_key, s.rng_counter, np.where(run, 36, 6), 1)[:, 0]
+        s.rng_counter += live.astype(np.uint64)
         first = v // 6
         second = v - 6 * first
-        s.last_roll[g, 0] = first + 1
-        s.last_roll[g, 1] = second + 1
-        k += first
-        k += second
-        k += 2
+        first += 1
+        second += 1
+        die = v + 1
+        k += np.where(run, first + second, np.where(a == A.FIELD_GOAL, 12, 18) + die)
+        first = np.where(run, first, die)
+        second = np.where(run, second, 0)
     else:
+        first = np.zeros(B, dtype=np.intp)
+        second = np.zeros(B, dtype=np.intp)
         for action, what, base in ((A.RUN_PLAY, "play dice", 0), (A.FIELD_GOAL, "field goal die", 12),
                                    (A.PUNT, "punt die", 18)):
-            sel = np.flatnonzero(a == action)
-            if sel.size:
-                gg = live[sel]
+            gg = np.flatnonzero((a == action) & live)
+            if gg.size:
                 if action == A.RUN_PLAY:
                     dice = _two_dice(s, gg, what)
-                    s.last_roll[gg] = dice
-                    k[sel] += dice.sum(axis=1)
+                    first[gg], second[gg] = dice[:, 0], dice[:, 1]
+                    k[gg] += dice[:, 0] + dice[:, 1]
                 else:
                     die = _draw(s, gg, 6, 1, what)[:, 0] + 1
-                    s.last_roll[gg, 0], s.last_roll[gg, 1] = die, 0
-                    k[sel] += base + die
-    s.last_play[g] = a
-    s.plays[g] += 1
+                    first[gg] = die
+                    k[gg] += base + die
+    np.copyto(s.last_roll[:, 0], first, casting="unsafe", where=True if all_live else live)
+    np.copyto(s.last_roll[:, 1], second, casting="unsafe", where=True if all_live else live)
+    np.copyto(s.last_play, a, casting="unsafe", where=True if all_live else live)
+    s.plays += live
     own = t["own"].take(k)
     other = t["other"].take(k)
-    off = s.offence[g].astype(np.intp)
+    off = s.offence.astype(np.intp)
     flat = s.score.reshape(-1)  # [team one, team two] of each game, side by side
-    at_own = (live if not all_live else np.arange(s.batch_size)) * 2 + off
+    at_own = _pairs(B) + off
     at_other = at_own ^ 1
     own_score = flat.take(at_own) + own
     other_score = flat.take(at_other) + other
     target = config.target_score
-    td = np.flatnonzero((own == TOUCHDOWN_POINTS) & (own_score < target))
+    td = np.flatnonzero((own == TOUCHDOWN_POINTS) & (own_score < target) & live)
     if td.size:  # the extra point, unless the touchdown already won (ruling 9)
-        xp = _two_dice(s, live[td], "extra point").sum(axis=1) >= EXTRA_POINT_MIN
-        own_score[td] += xp
-    flat[at_own] = own_score
-    flat[at_other] = other_score
+        own_score[td] += _two_dice(s, td, "extra point").sum(axis=1) >= EXTRA_POINT_MIN
+    if all_live:
+        flat[at_own] = own_score
+        flat[at_other] = other_score
+    else:
+        flat[at_own[live]] = own_score[live]
+        flat[at_other[live]] = other_score[live]
     won = own_score >= target
-    over = won | (other_score >= target)
-    s.snap_offence[g] = off
+    ended = (won | (other_score >= target)) & live
+    np.copyto(s.snap_offence, s.offence, where=True if all_live else live)
     nn = t["next"].take(k)
     new_off = off ^ t["flip"].take(k)
-    if over.any():  # a finished game keeps its last field state (as the rule functions leave it)
-        ended = live[over] if not all_live else np.flatnonzero(over)
-        _end_game(s, ended, np.where(won[over], off[over], 1 - off[over]))
-        keep_pos = s.position[g][over]
-        keep_ltg = s.line_to_gain[g][over]
-        keep_down = s.down[g][over]
-        new_off[over] = off[over]
-    s.offence[g] = new_off
-    s.position[g] = t["pos"].take(nn)
-    s.line_to_gain[g] = t["ltg"].take(nn)
-    s.down[g] = t["down"].take(nn)
-    if over.any():
-        s.position[ended], s.line_to_gain[ended], s.down[ended] = keep_pos, keep_ltg, keep_down
-        s.to_act[ended] = -1
-        s.legal[ended] = False
-        go = live[~over] if not all_live else np.flatnonzero(~over)
-        s.to_act[go] = new_off[~over]
-        s.legal[go] = _CHOOSE_LEGAL[(s.down[go] >= config.downs).view(np.int8)]
+    going = live & ~ended
+    if ended.any():  # a finished game keeps its last field state (as the rule functions leave it)
+        e = np.flatnonzero(ended)
+        _end_game(s, e, np.where(won[e], off[e], 1 - off[e]))
+        s.to_act[e] = -1
+        s.legal[e] = False
+        mask = going
     else:
-        s.to_act[g] = new_off
-        s.legal[g] = _CHOOSE_LEGAL[(s.down[g] >= config.downs).view(np.int8)]
+        mask = True if all_live else live
+    np.copyto(s.offence, new_off, casting="unsafe", where=mask)
+    np.copyto(s.position, t["pos"].take(nn), where=mask)
+    np.copyto(s.line_to_gain, t["ltg"].take(nn), where=mask)
+    down = t["down"].take(nn)
+    np.copyto(s.down, down, where=mask)
+    np.copyto(s.to_act, new_off, casting="unsafe", where=mask)
+    # a live game chooses again: run and field goal stay legal, the punt only on the last down
+    np.copyto(s.legal[:, A.PUNT], down >= config.downs, where=mask)
 
 
-_CHOOSE_LEGAL = np.array([_LEGAL[CHOOSE * 2], _LEGAL[CHOOSE * 2 + 1]])
+_PAIRS: dict = {}
+
+
+def _pairs(n: int) -> np.ndarray:
+    """0, 2, 4, ...: the flat index of team one's entry of each game in a [n, 2] array."""
+    p = _PAIRS.get(n)
+    if p is None:
+        p = _PAIRS[n] = np.arange(n, dtype=np.intp) * 2
+    return p
+
+
 
 
 # --- step ------------------------------------------------------------------------------------------------
@@ -598,35 +613,38 @@ def step(state: State, actions, config: TableFootballConfig | None = None, chanc
     if actions.shape != (state.batch_size,) or actions.dtype.kind not in "iu":
         raise ValueError(f"actions must be ints of shape ({state.batch_size},), got {actions.dtype} {actions.shape}")
     over = state.terminated | state.truncated
-    all_live = not over.any()
-    live = np.arange(state.batch_size) if all_live else np.flatnonzero(~over)
-    a = actions if all_live else actions[live]
-    a = a.astype(np.int64)
+    live_mask = ~over
+    all_live = bool(live_mask.all())
+    a = actions.astype(np.int64)
     in_space = a.view(np.uint64) < A.NUM_ACTIONS  # negative ids wrap to huge values
-    flat = live * A.NUM_ACTIONS
-    flat += np.where(in_space, a, 0)
+    flat = _sevens(state.batch_size)
+    flat = flat + np.where(in_space, a, 0)
     ok = state.legal.reshape(-1).take(flat)
     ok &= in_space
+    if not all_live:
+        ok |= over
     if not ok.all():
         bad = int(np.flatnonzero(~ok)[0])
-        _raise_illegal(state, int(live[bad]), int(a[bad]))
+        _raise_illegal(state, bad, int(a[bad]))
     s = state if reuse_input else state.copy()
     _CTX.config, _CTX.chance = config, chance or CounterChance()
     try:
-        fast = FAST_PATH and not config.clock and not config.recovery_option
-        if fast:
-            _step_basic(s, live, a, config, all_live)
-        else:
-            _apply(s, live, a, config)
-        g = slice(None) if all_live else live
-        s.steps[g] += 1
-        capped = live[(s.plays[g] >= config.max_plays) & (s.phase[g] == CHOOSE)]
-        if capped.size:  # the cap on plays: truncated with no winner, once the last play is settled
-            s.truncated[capped] = True
-            s.phase[capped] = GAME_OVER
-            if fast:
+        if FAST_PATH and not config.clock and not config.recovery_option:
+            _step_basic(s, a, live_mask, config)
+            s.steps += live_mask
+            capped = np.flatnonzero((s.plays >= config.max_plays) & live_mask & ~s.terminated)
+            if capped.size:  # the cap on plays: truncated with no winner
+                s.truncated[capped] = True
+                s.phase[capped] = GAME_OVER
                 _refresh(s, capped, config)
-        if not fast:
+        else:
+            live = np.arange(state.batch_size) if all_live else np.flatnonzero(live_mask)
+            _apply(s, live, a[live], config)
+            s.steps[live] += 1
+            capped = live[(s.plays[live] >= config.max_plays) & (s.phase[live] == CHOOSE)]
+            if capped.size:  # the cap on plays: truncated with no winner, once the last play is settled
+                s.truncated[capped] = True
+                s.phase[capped] = GAME_OVER
             _refresh(s, live, config)
     finally:
         _CTX.chance = None
@@ -683,6 +701,17 @@ def _apply(s: State, live, a, config) -> None:
                 _seek(s, declined, np.full(declined.size, TIMEOUT_DEFENCE))
             else:
                 _run_clock(s, declined)
+
+
+_SEVENS: dict = {}
+
+
+def _sevens(n: int) -> np.ndarray:
+    """0, 7, 14, ...: the flat index of each game's first action in a [n, NUM_ACTIONS] mask."""
+    p = _SEVENS.get(n)
+    if p is None:
+        p = _SEVENS[n] = np.arange(n, dtype=np.int64) * A.NUM_ACTIONS
+    return p
 
 
 def _raise_illegal(state: State, game: int, action: int):
