@@ -37,10 +37,9 @@ from dataclasses import dataclass
 import numpy as np
 
 FORMAT = "gridiron-bot-v1"
-# Difficulty levels of the single-player bot: its sampling temperature (0 = always its best action).
-# Each level's win rate against the heuristic is measured and listed in README.md. The temperatures are
-# set for the shipped bot (gridiron_env/data/BOT.md): a stronger bot needs more sampling to play as weakly,
-# so they are measured again whenever the shipped bot changes.
+# Difficulty levels of the single-player bot: its sampling temperature (0 = always its best action). A bot
+# file stores its own (``level_temperatures``, set by ``train.levels`` from the bot's own win rates against
+# the panel, strictly increasing from easy to hard); these are the levels of a file that stores none.
 LEVELS = {"easy": 2.5, "medium": 2.0, "hard": 0.3}
 # The level the bot plays unless told otherwise (evaluations, `gridiron-play`): a little sampling plays
 # better than the plain best action and never loops on free handoffs.
@@ -101,6 +100,10 @@ FIELDS: tuple[Field, ...] = (
     Field("on_offence_index", "iu", 0, "the index of the on_offence feature", low=0, high=MAX_SIZE - 1),
     Field("offence_layers", "iu", 0, "the offence net's number of layers", low=1, high=MAX_LAYERS),
     Field("defence_layers", "iu", 0, "the defence net's number of layers", low=1, high=MAX_LAYERS),
+    Field("level_temperatures", "f", 1, "the sampling temperatures of the easy, medium and hard levels",
+          low=0.0, high=100.0, shape=(len(LEVELS),), required=False),
+    Field("level_win_rates", "f", 1, "each level's win rate against the panel when its temperature was set",
+          low=0.0, high=1.0, shape=(len(LEVELS),), required=False),
     Field(_LAYER.format("w"), "f", 2, "a layer's weights", required=False),
     Field(_LAYER.format("b"), "f", 1, "a layer's biases", required=False),
 )
@@ -361,6 +364,30 @@ class Bot:
         except BotFileError as err:
             raise BotFileError(f"{name}: {err}") from None
 
+    # --- difficulty levels -----------------------------------------------------------------------------
+
+    @property
+    def levels(self) -> dict[str, float]:
+        """The bot's own difficulty levels (level name -> sampling temperature), as measured for it and
+        stored in its file (``train.levels``); :data:`LEVELS` for a file that has none."""
+        stored = self.metadata.get("level_temperatures")
+        if stored is None:
+            return dict(LEVELS)
+        return {name: float(t) for name, t in zip(LEVELS, np.asarray(stored, dtype=np.float64))}
+
+    def set_levels(self, temperatures, win_rates=None) -> None:
+        """Store the levels' temperatures (easy, medium, hard) and, optionally, the win rates measured at
+        them; saved with the bot. Raises ValueError for a temperature outside 0-100 or a rate outside 0-1."""
+        temperatures = np.asarray(temperatures, dtype=np.float64)
+        if temperatures.shape != (len(LEVELS),) or not np.all((temperatures >= 0) & (temperatures <= 100)):
+            raise ValueError(f"level temperatures must be {len(LEVELS)} numbers from 0 to 100, got {temperatures}")
+        self.metadata["level_temperatures"] = temperatures.astype(np.float32)
+        if win_rates is not None:
+            win_rates = np.asarray(win_rates, dtype=np.float64)
+            if win_rates.shape != (len(LEVELS),) or not np.all((win_rates >= 0) & (win_rates <= 1)):
+                raise ValueError(f"level win rates must be {len(LEVELS)} numbers from 0 to 1, got {win_rates}")
+            self.metadata["level_win_rates"] = win_rates.astype(np.float32)
+
     # --- inference -------------------------------------------------------------------------------------
 
     def _forward(self, layers, x):
@@ -469,8 +496,15 @@ class BotAgent:
         self.streams = GameStreams()
 
     @classmethod
-    def load(cls, path, **kwargs) -> "BotAgent":
-        return cls(Bot.load(path), **kwargs)
+    def load(cls, path, level: str | None = None, **kwargs) -> "BotAgent":
+        """The bot file ``path`` as an agent; ``level`` (a name of :data:`LEVELS`) plays at that level's
+        temperature as the file stores it (instead of ``temperature``)."""
+        bot = Bot.load(path)
+        if level is not None:
+            if level not in LEVELS:
+                raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
+            kwargs["temperature"] = bot.levels[level]
+        return cls(bot, **kwargs)
 
     def reset(self, seeds) -> None:
         self.streams.reset(seeds, self._SALT)

@@ -102,11 +102,11 @@ def _parser() -> _Parser:
     p.add_argument("--no-specials", action="store_true", help="play without special players")
     p.add_argument("--offence-up", action="store_true",
                    help="turn the board while team two is on offence, so the offence attacks up")
-    p.add_argument("--temperature", type=float, default=LEVELS[DEFAULT_LEVEL],
-                   help=f"a bot's sampling temperature (0 = best action; default: the {DEFAULT_LEVEL} level's)")
-    p.add_argument("--level", choices=sorted(LEVELS), default=None,
-                   help="the bot's difficulty (sets --temperature: " +
-                        ", ".join(f"{k} {v}" for k, v in LEVELS.items()) + ")")
+    p.add_argument("--temperature", type=float, default=None,
+                   help=f"a bot's sampling temperature (0 = best action; default: the bot's {DEFAULT_LEVEL} level)")
+    p.add_argument("--level", choices=list(LEVELS), default=None,
+                   help="the bot's difficulty: the temperature its file stores for the level (files without "
+                        "levels: " + ", ".join(f"{k} {v}" for k, v in LEVELS.items()) + ")")
     return p
 
 
@@ -116,13 +116,14 @@ class AgentSpecError(ValueError):
     """An opponent or player spec that cannot be made into an agent (unknown name, bad bot file)."""
 
 
-def make_agent(spec: str | None, temperature: float = 0.0, notes: list | None = None):
+def make_agent(spec: str | None, temperature: float = 0.0, notes: list | None = None, level: str | None = None):
     """An agent from a spec: ``bot``, ``bot:PATH``, ``heuristic``, ``random``, or None for the default (the
-    shipped bot when its file exists and loads, else the heuristic; ``notes`` gets a line saying which)."""
+    shipped bot when its file exists and loads, else the heuristic; ``notes`` gets a line saying which). A
+    bot plays at ``level`` (its file's temperature for it) when one is given, else at ``temperature``."""
     if spec is None:
         if SHIPPED_BOT.is_file():
             try:
-                return _load_bot(SHIPPED_BOT, temperature)
+                return _load_bot(SHIPPED_BOT, temperature, level)
             except AgentSpecError as err:
                 if notes is not None:
                     notes.append(f"The shipped bot could not be loaded ({err}); playing the heuristic instead.")
@@ -144,18 +145,18 @@ def make_agent(spec: str | None, temperature: float = 0.0, notes: list | None = 
         if not path.strip():
             if not SHIPPED_BOT.is_file():
                 raise AgentSpecError(f"no shipped bot at {SHIPPED_BOT}; give a file (bot:PATH) or use heuristic")
-            return _load_bot(SHIPPED_BOT, temperature)
-        return _load_bot(Path(path.strip()).expanduser(), temperature)
+            return _load_bot(SHIPPED_BOT, temperature, level)
+        return _load_bot(Path(path.strip()).expanduser(), temperature, level)
     raise AgentSpecError(f"unknown agent {spec!r}: use bot, bot:PATH, heuristic or random")
 
 
-def _load_bot(path: Path, temperature: float):
+def _load_bot(path: Path, temperature: float, level: str | None = None):
     from agents.bot import BotAgent, BotFileError
 
-    if temperature < 0 or not np.isfinite(temperature):
+    if level is None and (temperature < 0 or not np.isfinite(temperature)):
         raise AgentSpecError(f"--temperature must be a number >= 0, got {temperature!r}")
     try:
-        agent = BotAgent.load(path, temperature=temperature)
+        agent = BotAgent.load(path, level=level) if level is not None else BotAgent.load(path, temperature=temperature)
     except BotFileError as err:
         raise AgentSpecError(str(err)) from None
     agent.name = "bot" if path == SHIPPED_BOT else f"bot {path.name}"
@@ -722,21 +723,23 @@ def _run(argv, input_fn, print_fn, sleep_fn, error_fn, flush_fn) -> int:
     if args.delay < 0 or not np.isfinite(args.delay):
         error_fn(f"gridiron-play: error: --delay must be a number of seconds >= 0, got {args.delay}")
         return 2
-    if args.temperature < 0 or not np.isfinite(args.temperature):
+    if args.temperature is not None and (args.temperature < 0 or not np.isfinite(args.temperature)):
         error_fn(f"gridiron-play: error: --temperature must be a number >= 0, got {args.temperature}")
         return 2
-    if args.level is not None:
-        args.temperature = LEVELS[args.level]
+    # a bot plays its file's level (the default level unless --level or --temperature says otherwise)
+    level = args.level if args.level is not None else (DEFAULT_LEVEL if args.temperature is None else None)
+    if args.temperature is None:
+        args.temperature = LEVELS[level]
     seed = secrets.randbelow(2**31) if args.seed is None else int(args.seed)
     human = {"one": 0, "two": 1}.get(args.team)
     if human is None:
         human = int(np.random.default_rng(seed).integers(2))
     notes: list[str] = []
     try:
-        opponent = make_agent(args.opponent, args.temperature, notes)
+        opponent = make_agent(args.opponent, args.temperature, notes, level)
         if args.watch:
             spec = args.player if args.player is not None else args.opponent
-            player = make_agent(spec, args.temperature, [])
+            player = make_agent(spec, args.temperature, [], level)
         else:
             if args.player is not None:
                 notes.append("--player is used only with --watch; ignored.")

@@ -492,23 +492,23 @@ def test_an_oversized_file_is_refused_before_reading_it(tmp_path):
 def test_a_new_optional_field_is_one_row_of_the_table(tmp_path, monkeypatch, positions):
     """The loader reads its checks from FIELDS: one optional row makes a new array loadable, with its
     dtype, shape and range checked; older files still load; the value is kept and saved back."""
-    row = Field("level_temperatures", "f", 1, "per-level temperatures", low=0.0, high=100.0, required=False,
+    row = Field("style_weights", "f", 1, "per-style weights", low=0.0, high=100.0, required=False,
                 shape=(3,))
     monkeypatch.setattr(bot_module, "FIELDS", FIELDS + (row,))
     arrays = small_arrays()
     old = Bot.load(write_npz(tmp_path / "old.npz", arrays))
     assert old.metadata == {}
     assert_plays_legally(old, positions)
-    arrays["level_temperatures"] = np.array([2.5, 2.0, 0.3])
+    arrays["style_weights"] = np.array([2.5, 2.0, 0.3])
     new = Bot.load(write_npz(tmp_path / "new.npz", arrays))
-    np.testing.assert_array_equal(new.metadata["level_temperatures"], np.float32([2.5, 2.0, 0.3]))
+    np.testing.assert_array_equal(new.metadata["style_weights"], np.float32([2.5, 2.0, 0.3]))
     new.save(tmp_path / "again.npz")
-    np.testing.assert_array_equal(Bot.load(tmp_path / "again.npz").metadata["level_temperatures"],
-                                  new.metadata["level_temperatures"])
-    for bad, match in [(np.array(["hot"] * 3), "'level_temperatures' (per-level temperatures) holds text"),
+    np.testing.assert_array_equal(Bot.load(tmp_path / "again.npz").metadata["style_weights"],
+                                  new.metadata["style_weights"])
+    for bad, match in [(np.array(["hot"] * 3), "'style_weights' (per-style weights) holds text"),
                        (np.array([np.nan, 1, 1]), "non-finite"), (np.array([1.0, 2.0]), "shape (3,)"),
                        (np.array([1.0, -2.0, 1.0]), "from 0.0 to 100.0"), (np.array([[1.0, 2.0, 3.0]]), "dimension")]:
-        arrays["level_temperatures"] = bad
+        arrays["style_weights"] = bad
         refused(write_npz(tmp_path / "bad.npz", arrays), match)
 
 

@@ -359,25 +359,36 @@ def test_parse_choice():
         assert ambiguous[0] is None and "could be" in ambiguous[1]
 
 
-def test_level_sets_the_bots_temperature(tmp_path, monkeypatch):
-    """--level picks the sampling temperature of agents.bot.LEVELS for the bot opponent."""
+def test_level_plays_the_temperature_the_bot_file_stores(tmp_path, monkeypatch):
+    """--level picks the bot file's own temperature for that level (agents.bot.LEVELS for a file without
+    levels); with neither --level nor --temperature the bot plays its own hard level."""
     import agents.play as play
-    from agents.bot import LEVELS
+    from agents.bot import LEVELS, Bot, BotAgent
 
-    seen = {}
-    real = play._load_bot
+    seen = []
+    real = BotAgent.__init__
 
-    def spy(path, temperature):
-        seen["temperature"] = temperature
-        return real(path, temperature)
+    def spy(self, bot, name="bot", temperature=0.0):
+        seen.append(temperature)
+        real(self, bot, name=name, temperature=temperature)
 
-    monkeypatch.setattr(play, "_load_bot", spy)
-    bot_file = tmp_path / "b.npz"
-    tiny_bot_file(bot_file)
-    out = []
-    code = play.main(["--opponent", f"bot:{bot_file}", "--level", "easy", "--seed", "1", "--target", "3"],
-                     input_fn=lambda prompt="": "quit", print_fn=out.append)
-    assert code == 0 and seen["temperature"] == LEVELS["easy"]
+    monkeypatch.setattr(BotAgent, "__init__", spy)
+    plain = tmp_path / "plain.npz"
+    tiny_bot_file(plain)
+    own = tmp_path / "own.npz"
+    bot = Bot.load(plain)
+    bot.set_levels([3.0, 1.25, 0.5], [0.2, 0.5, 0.8])
+    bot.save(own)
+    for path, level, expected in ((plain, "easy", LEVELS["easy"]), (own, "easy", 3.0), (own, "medium", 1.25),
+                                  (own, None, 0.5)):
+        seen.clear()
+        args = ["--opponent", f"bot:{path}", "--seed", "1", "--target", "3"] + (["--level", level] if level else [])
+        code = play.main(args, input_fn=lambda prompt="": "quit", print_fn=lambda *a: None)
+        assert code == 0 and seen == [expected], (path.name, level, seen)
+    seen.clear()
+    assert play.main(["--opponent", f"bot:{own}", "--temperature", "0.7", "--seed", "1", "--target", "3"],
+                     input_fn=lambda prompt="": "quit", print_fn=lambda *a: None) == 0
+    assert seen == [0.7]
 
 
 # ------------------------------------------------------------------------------------------ the terminal

@@ -55,7 +55,8 @@ def test_training_job_runs_exports_evaluates_and_resumes(tmp_path):
     torch.set_num_threads(1)
     cfg = TrainConfig(out=str(tmp_path / "run"), minutes=0.05, imitation_games=8, imitation_epochs=1,
                       num_envs=8, n_steps=32, batch_size=128, round_steps=256, eval_games=4, league_games=2,
-                      opponents="heuristic", env_groups=2, threads=1, progress_bar=False, game={"target_score": 7})
+                      opponents="heuristic", env_groups=2, threads=1, level_games=2, progress_bar=False,
+                      game={"target_score": 7})
     lines = []
     summary = train(cfg, log=lines.append)
     out = tmp_path / "run"
@@ -74,6 +75,9 @@ def test_training_job_runs_exports_evaluates_and_resumes(tmp_path):
     assert sum(m["kind"] == "snapshot" for m in members.values()) == min(summary["rounds"], cfg.pool_size)
     assert "learner-0" in summary["league"]["elo"]
     assert list((out / "tensorboard" / "league").glob("events.out.tfevents.*"))
+    # the exported bot carries its own measured levels
+    assert Bot.load(out / "bot.npz").levels == pytest.approx(
+        dict(zip(("easy", "medium", "hard"), summary["levels"]["temperatures"])), abs=1e-6)
     steps_before = json.loads((out / "summary.json").read_text())["rounds"]
     # a second run in the same folder resumes from the checkpoints (no imitation again), here with another
     # batch shape: the rollout buffer is rebuilt for it

@@ -73,6 +73,8 @@ class TrainConfig:
     variants: the rule variants trained on: "all" (specials on/off x kick modes x targets 14-35) or
         "default" (the ``game`` config only).
     env_groups: drive envs per side and round, each under one variant (the default game always one of them).
+    level_games: games (even) against each fixed member per probed temperature when the exported bot's
+        difficulty levels are measured and stored in it (``train.levels``); 0 keeps the default levels.
     eval_games: games against each baseline in the final evaluation (both teams balanced).
     threads: torch threads (the machine's 2 cores; the envs step while torch is idle).
     """
@@ -100,6 +102,7 @@ class TrainConfig:
     opponents: str = "panel"
     variants: str = "all"
     env_groups: int = 4
+    level_games: int = 16
     start: str = "random"
     field_position_weight: float = 0.5
     eval_games: int = 400
@@ -126,6 +129,9 @@ class TrainConfig:
         if isinstance(self.league_games, bool) or not isinstance(self.league_games, int) \
                 or self.league_games < 2 or self.league_games % 2:
             raise ValueError(f"TrainConfig.league_games must be an even int >= 2, got {self.league_games!r}")
+        if isinstance(self.level_games, bool) or not isinstance(self.level_games, int) or self.level_games < 0 \
+                or self.level_games % 2:
+            raise ValueError(f"TrainConfig.level_games must be an even int >= 0, got {self.level_games!r}")
         if self.eval_games % 2:
             raise ValueError(f"TrainConfig.eval_games must be even (each deal is played from both sides), "
                              f"got {self.eval_games}")
@@ -287,6 +293,16 @@ def train(cfg: TrainConfig, log=print) -> dict:
     except ImportError as err:  # onnx / onnxscript not installed: the numpy bot is enough to play
         log(f"ONNX export skipped: {err}")
     summary["bot"] = str(out / "bot.npz")
+    if cfg.level_games:
+        from train.levels import store_levels
+
+        t0 = time.perf_counter()
+        log("difficulty levels (win rate against the heuristic and the panel, pooled):")
+        temperatures, rates = store_levels(out / "bot.npz", cfg.level_games, cfg.seed + 31337, game_config,
+                                           fixed_members(cfg.opponents), log)
+        summary["levels"] = {"temperatures": temperatures, "win_rates": rates}
+        log(f"levels stored in bot.npz ({time.perf_counter() - t0:.0f} s): " +
+            ", ".join(f"{name} {t:g} ({r:.0%})" for name, t, r in zip(LEVELS, temperatures, rates)))
 
     if cfg.eval_games:
         summary["evaluation"] = evaluate(out / "bot.npz", cfg.eval_games, cfg.seed + 2024, game_config, log,
@@ -386,7 +402,7 @@ def evaluation_opponents(opponents: str = "panel") -> dict:
 def evaluate(bot_path, games: int, seed: int, game_config: GameConfig, log=print, opponents: str = "panel") -> dict:
     """The bot at its default level against the random agent, the heuristic and every panel agent,
     ``games`` (even) full games each, teams and coin tosses balanced."""
-    temperature = LEVELS[DEFAULT_LEVEL]
+    temperature = BotAgent.load(bot_path, level=DEFAULT_LEVEL).temperature  # the file's own level
     rows = []
     for label, opponent in evaluation_opponents(opponents).items():
         bot = BotAgent.load(bot_path, name="bot", temperature=temperature)
@@ -399,10 +415,12 @@ def evaluate(bot_path, games: int, seed: int, game_config: GameConfig, log=print
 
 def evaluate_levels(bot_path, games: int, seed: int, game_config: GameConfig, log=print,
                     opponents: str = "panel") -> dict:
-    """Each difficulty level of ``agents.bot.LEVELS`` against the heuristic and every panel agent, ``games``
-    (even) full games each; a level's row pools its games against all of them."""
+    """Each difficulty level of the bot (its file's own, else ``agents.bot.LEVELS``) against the heuristic and
+    every panel agent, ``games`` (even) full games each; a level's row pools its games against all of them."""
+    from agents.bot import Bot
+
     rows, detail = [], []
-    for level, temperature in LEVELS.items():
+    for level, temperature in Bot.load(bot_path).levels.items():
         pooled = {k: 0.0 for k in EVALUATION_COLUMNS}
         for label, opponent in fixed_members(opponents).items():
             bot = BotAgent.load(bot_path, name="bot", temperature=temperature)
@@ -455,13 +473,17 @@ def main(argv=None):
                              "(default %(default)s)")
     parser.add_argument("--variants", choices=("all", "default"), default=d.variants,
                         help="rule variants trained on (default %(default)s)")
+    parser.add_argument("--level-games", type=int, default=d.level_games,
+                        help="games (even) per opponent and probed temperature when the bot's levels are measured, "
+                             "0 to keep the default levels (default %(default)s)")
     args = parser.parse_args(argv)
     try:
         cfg = TrainConfig(out=args.out, minutes=args.minutes, seed=args.seed, num_envs=args.num_envs,
                           imitation_games=args.imitation_games, eval_games=args.eval_games,
                           round_steps=args.round_steps, n_steps=args.n_steps, threads=args.threads,
                           pool_size=args.pool_size, snapshot_share=args.snapshot_share,
-                          league_games=args.league_games, opponents=args.opponents, variants=args.variants)
+                          league_games=args.league_games, opponents=args.opponents, variants=args.variants,
+                          level_games=args.level_games)
     except ValueError as err:
         parser.error(str(err))
     try:
