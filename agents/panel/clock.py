@@ -4,7 +4,8 @@ read from down and distance, the nearest defenders pursuing and the rest holding
 
 - Special: Lead Blocker.
 - Offence formations: the pro set, the singleback or the I (seeded), jumbo at the goal or on short yardage.
-- Offence: the ball goes to the tailback (H) at once, by handoff or pitch. A runner wants, first of all, a
+- Offence: the ball goes to a back at once, the fullback (F) by handoff when he stands beside and behind
+  the quarterback, else the tailback (H), by handoff or pitch. A runner wants, first of all, a
   square out of tackle range with a margin, and banks every point he does not need there (spent later,
   up to 8, on a longer safe run); a first down counts double. The only forward pass is a certain one:
   nobody within three squares of a receiver at least a row past the line.
@@ -40,6 +41,7 @@ class BallControlAgent(PanelAgent):
     name = "ball_control"
     salt = 0x5A9E_1005_0000_0005
     special = "lead_blocker"
+    backs = (10, 9)  # who takes the ball from the quarterback: the fullback, else the tailback
     pursuers, reserve = 2, 2  # defenders that chase the carrier; points the zone players keep
     safe_bonus, bank, first_down_bonus = 3.0, 0.5, 2.0  # the runner's values (rows): safety, banked dice
 
@@ -74,7 +76,7 @@ class BallControlAgent(PanelAgent):
         throw, chance = best_throw(s, side, 1.0, min_rows=1)
         out = np.where(throw >= 0, throw, run)
         carrier = s.ball_holder.astype(np.int64)
-        hand = give_to_back(s, side, (9, 10))
+        hand = give_to_back(s, side, self.backs)
         qb = (side.base == 0) & (carrier == 0) & (throw < 0)
         return np.where(qb & (hand >= 0), hand, out)
 

@@ -37,6 +37,7 @@ class PreventAgent(PanelAgent):
     salt = 0x5A9E_1004_0000_0004
     special = "ball_hawk"
     safe_bonus, bank, first_down_bonus = 3.5, 0.5, 1.5  # the runner's values (rows): safety first
+    backs = (10, 9, 7)  # who takes the ball from the quarterback, in order: F, H, Y
     rushers = 4  # defence slots 0.. that rush: the down linemen
     cushion = 3  # rows in front of the carrier of the first cushion line (the second: two more)
 
@@ -68,7 +69,7 @@ class PreventAgent(PanelAgent):
         out = np.where(throw >= 0, throw, run)
         carrier = s.ball_holder.astype(np.int64)
         qb = (side.base == 0) & (carrier == 0) & (throw < 0)
-        hand = give_to_back(s, side, (9, 10, 7))
+        hand = give_to_back(s, side, self.backs)
         return np.where(qb & (hand >= 0), hand, out)
 
     def defend(self, s, config, games):

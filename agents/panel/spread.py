@@ -2,8 +2,8 @@
 price of a pass is good, aggressive on fourth down; on defence man-to-man coverage behind a four-man rush.
 
 - Special: Sure Hands (+1 die on every contested catch, rule 24).
-- Formations: the shotgun or the empty set (seeded; always empty on long yardage); on defence the nickel,
-  the dime against four or five wide receivers, the 4-3 against heavy sets.
+- Formations: the shotgun or the empty set (seeded; always empty on long yardage); on defence the 3-4
+  (four linebackers and two deep safeties to help the man coverage), the dime against five receivers.
 - Offence: the quarterback stays in the pocket. He throws as soon as a receiver past the line has a good
   price (completion chance from the engine's ``pass_dice``, the same dice ``pass_price`` shows: at least
   65%, or any catch that is certain), the most rows times the chance first. Otherwise he spends his points
@@ -66,9 +66,7 @@ class SpreadPassAgent(PanelAgent):
 
     def defence_formation(self, s, config, games):
         offence_set = s.formation[:, 0].astype(np.int64)
-        wide = np.isin(offence_set, (OFF["shotgun"], OFF["empty"]))
-        heavy = np.isin(offence_set, (OFF["jumbo"], OFF["i_form"], OFF["wishbone"]))
-        name = np.where(wide, DEF["dime"], np.where(heavy, DEF["four_three"], DEF["nickel"]))
+        name = np.where(offence_set == OFF["empty"], DEF["dime"], DEF["three_four"])
         return A.DEFENCE_FORMATION_BASE + name
 
     def kick(self, s, config, games):

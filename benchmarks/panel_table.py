@@ -1,0 +1,153 @@
+"""Measure the panel (agents.panel.PANEL): each panel agent against the random agent, the heuristic, the
+shipped bot and every other panel agent; the README's "The panel" table.
+
+    python benchmarks/panel_table.py                       # 400 games a pair, seed 2024
+    python benchmarks/panel_table.py --games 40 --only baselines   # a quick look
+    python benchmarks/panel_table.py --out runs/panel      # also write table.md and pairs.csv there
+
+Every pair plays ``--games`` full games with ``train.tournament.run_tournament``: ``games / 2`` deals, each
+played from both sides from the same engine seed, so teams and coin tosses are balanced exactly; a
+truncated game counts half a win. Each cell is the row agent's win rate with its 95% Wilson interval. The
+bot is ``gridiron_env/data/bot.npz`` (or ``--bot``) at its default level (``agents.bot.DEFAULT_LEVEL``).
+The speed table gives each panel agent's own time per game against the random agent (the engine's steps
+and the opponent's moves excluded) and the games per second of its 400-game match with the heuristic.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script from anywhere
+    sys.path.insert(0, str(ROOT))
+
+from agents.bot import DEFAULT_LEVEL, LEVELS, BotAgent  # noqa: E402
+from agents.heuristic import HeuristicAgent  # noqa: E402
+from agents.panel import PANEL  # noqa: E402
+from agents.random_agent import RandomAgent  # noqa: E402
+from gridiron_env.config import GameConfig  # noqa: E402
+from train.tournament import run_tournament  # noqa: E402
+
+DEFAULT_BOT = ROOT / "gridiron_env" / "data" / "bot.npz"
+BASELINES = ("random", "heuristic", "bot")
+
+
+class _Timed:
+    """Wraps an agent and adds up the seconds spent in its ``act``."""
+
+    def __init__(self, agent):
+        self.agent, self.name, self.seconds = agent, agent.name, 0.0
+
+    def reset(self, seeds):
+        self.agent.reset(seeds)
+
+    def act(self, state, config=None, games=None):
+        start = time.perf_counter()
+        out = self.agent.act(state, config, games=games)
+        self.seconds += time.perf_counter() - start
+        return out
+
+
+def baseline(name: str, bot_path) -> object:
+    if name == "random":
+        return RandomAgent()
+    if name == "heuristic":
+        return HeuristicAgent()
+    return BotAgent.load(bot_path, name="bot", temperature=LEVELS[DEFAULT_LEVEL])
+
+
+def play_pair(a_name, a, b_name, b, games, seed, config) -> dict:
+    start = time.perf_counter()
+    result = run_tournament({a_name: a, b_name: b}, games, config=config, seed=seed)
+    seconds = time.perf_counter() - start
+    row = next(r for r in result.pair_rows() if r["agent"] == a_name)
+    return {**row, "seconds": seconds}
+
+
+def cell(row) -> str:
+    return f"{row['win_rate']:.1%} ({row['win_low']:.1%}-{row['win_high']:.1%})"
+
+
+def main(argv=None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=400, help="games per pair, even (default 400)")
+    parser.add_argument("--seed", type=int, default=2024, help="seed of the first deal (default 2024)")
+    parser.add_argument("--bot", default=str(DEFAULT_BOT), help="the bot file (default: the shipped bot)")
+    parser.add_argument("--only", choices=("all", "baselines", "panel"), default="all",
+                        help="the pairs to play: against the baselines, among the panel, or both")
+    parser.add_argument("--agents", nargs="*", default=sorted(PANEL), help="panel agents to measure")
+    parser.add_argument("--out", default=None, help="a directory for table.md and pairs.csv")
+    args = parser.parse_args(argv)
+    if args.games < 2 or args.games % 2:
+        parser.error(f"--games must be an even number >= 2, got {args.games}")
+    unknown = [a for a in args.agents if a not in PANEL]
+    if unknown:
+        parser.error(f"unknown panel agents {unknown}; the panel is {sorted(PANEL)}")
+    config = GameConfig()
+    names = list(args.agents)
+    rows = []
+    own_time = {}
+    if args.only in ("all", "baselines"):
+        for name in names:
+            for opponent in BASELINES:
+                timed = _Timed(PANEL[name]())
+                row = play_pair(name, timed, opponent, baseline(opponent, args.bot), args.games, args.seed, config)
+                if opponent == "random":
+                    own_time[name] = timed.seconds / row["games"]
+                rows.append(row)
+                print(f"{name} vs {opponent}: {cell(row)}, {row['seconds']:.0f} s", flush=True)
+    if args.only in ("all", "panel"):
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                row = play_pair(a, PANEL[a](), b, PANEL[b](), args.games, args.seed, config)
+                rows.append(row)
+                mirrored = {**row, "agent": b, "opponent": a, "wins": row["losses"], "losses": row["wins"],
+                            "win_rate": 1 - row["win_rate"], "win_low": 1 - row["win_high"],
+                            "win_high": 1 - row["win_low"], "points_for": row["points_against"],
+                            "points_against": row["points_for"]}
+                rows.append(mirrored)
+                print(f"{a} vs {b}: {cell(row)}, {row['seconds']:.0f} s", flush=True)
+    markdown = to_markdown(rows, names, own_time, args.games)
+    print()
+    print(markdown)
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "table.md").write_text(markdown)
+        columns = ["agent", "opponent", "games", "wins", "losses", "truncations", "win_rate", "win_low", "win_high",
+                   "points_for", "points_against", "length", "seconds"]
+        with open(out / "pairs.csv", "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=columns, extrasaction="ignore")
+            writer.writeheader()
+            writer.writerows(rows)
+    return {"rows": rows, "markdown": markdown}
+
+
+def to_markdown(rows, names, own_time, games) -> str:
+    by = {(r["agent"], r["opponent"]): r for r in rows}
+    opponents = [o for o in BASELINES if any((n, o) in by for n in names)]
+    opponents += [n for n in names if any((m, n) in by for m in names)]
+    lines = [f"Win rate of the row agent, {games} games a pair (teams and coin tosses balanced), 95% interval:",
+             "", "| agent | " + " | ".join(f"vs {o}" for o in opponents) + " |",
+             "|---" * (len(opponents) + 1) + "|"]
+    for n in names:
+        cells = [cell(by[(n, o)]) if (n, o) in by else "-" for o in opponents]
+        lines.append(f"| {n} | " + " | ".join(cells) + " |")
+    speed = [n for n in names if n in own_time]
+    if speed:
+        lines += ["", "| agent | its own time per game (vs random) | match vs heuristic: seconds, games/s | "
+                  "points per game vs heuristic (for-against) |", "|---|---|---|---|"]
+        for n in speed:
+            h = by.get((n, "heuristic"))
+            match = f"{h['seconds']:.0f} s, {h['games'] / h['seconds']:.1f}" if h else "-"
+            points = f"{h['points_for']:.1f}-{h['points_against']:.1f}" if h else "-"
+            lines.append(f"| {n} | {own_time[n] * 1000:.1f} ms | {match} | {points} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main()
