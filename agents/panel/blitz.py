@@ -8,9 +8,10 @@ with a running quarterback that mixes runs and throws by down.
   deepest receiver, while a pass may still come.
 - Offence formations: by down: the singleback or the pistol on first down, the pro set on second, the
   shotgun on third and long, the I on short yardage.
-- Offence: the quarterback keeps the ball and runs (he is fast); on a down marked for a pass (seeded:
-  a third of first downs, half of second downs, every third or fourth and long) he throws to the
-  receiver with the best chance times rows once that chance is at least 50%.
+- Offence: the option. On a down marked for a pass (seeded: a third of first downs, half of second downs,
+  every third or fourth and long) the quarterback throws to the receiver with the best chance times rows
+  once that chance is at least 50%; on a running down he keeps the ball and runs (he is fast) or, on a
+  seeded read at each decision, gives it to the fullback beside and behind him.
 - Kicks: a field goal on fourth down when it is at least 40%; going for it on fourth and two or less
   anywhere past its own 20-row line; else a punt.
 """
@@ -25,7 +26,7 @@ from .common import (
     DEF, OFF, PanelAgent, at, field_goal_chances, forward_passes, frame_of, goal_side, kick_choice, move_to_targets,
     pass_live, receivers_of, side_of, situation, tackle_now,
 )
-from .power import plan_run
+from .power import give_to_back, plan_run
 
 
 def best_throw(s, side, min_chance, min_rows=1):
@@ -49,6 +50,7 @@ class BlitzAgent(PanelAgent):
     name = "blitz"
     salt = 0x5A9E_1003_0000_0003
     special = "speedy_qb"
+    option = True  # the option: on a running down the quarterback may give the ball to the fullback
 
     def offence_formation(self, s, config, games):
         _, to_gain, _ = situation(s)
@@ -85,9 +87,14 @@ class BlitzAgent(PanelAgent):
     def carry(self, s, config, games):
         side = side_of(s)
         run, _, _, _ = plan_run(s, side, side.points, safe_bonus=2.0)
+        passing = self._pass_down(s, games)
         throw, _ = best_throw(s, side, 0.5)
-        use = (throw >= 0) & self._pass_down(s, games)
-        return np.where(use, throw, run)
+        out = np.where((throw >= 0) & passing, throw, run)
+        if self.option:  # on a running down the quarterback may give the ball to the fullback behind him
+            hand = give_to_back(s, side, (10,))
+            qb = (side.base == 0) & (s.ball_holder == 0) & ~passing & (hand >= 0)
+            out = np.where(qb & (self.coin(games, s, 2, k=3) == 0), hand, out)
+        return out
 
     def defend(self, s, config, games):
         side = side_of(s)
