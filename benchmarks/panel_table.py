@@ -4,13 +4,16 @@ shipped bot and every other panel agent; the README's "The panel" table.
     python benchmarks/panel_table.py                       # 400 games a pair, seed 2024
     python benchmarks/panel_table.py --games 40 --only baselines   # a quick look
     python benchmarks/panel_table.py --out runs/panel      # also write table.md and pairs.csv there
+    python benchmarks/panel_table.py --only speed          # decisions per second in a training-size batch
 
 Every pair plays ``--games`` full games with ``train.tournament.run_tournament``: ``games / 2`` deals, each
 played from both sides from the same engine seed, so teams and coin tosses are balanced exactly; a
 truncated game counts half a win. Each cell is the row agent's win rate with its 95% Wilson interval. The
 bot is ``gridiron_env/data/bot.npz`` (or ``--bot``) at its default level (``agents.bot.DEFAULT_LEVEL``).
 The speed table gives each panel agent's own time per game against the random agent (the engine's steps
-and the opponent's moves excluded) and the games per second of its 400-game match with the heuristic.
+and the opponent's moves excluded) and the seconds of its match with the heuristic; ``--only speed``
+measures decisions per second of each panel agent and of the heuristic in a batch of ``--batch`` games
+(default 2048, as in training) over 150 steps against the random agent.
 """
 
 from __future__ import annotations
@@ -77,8 +80,9 @@ def main(argv=None) -> dict:
     parser.add_argument("--games", type=int, default=400, help="games per pair, even (default 400)")
     parser.add_argument("--seed", type=int, default=2024, help="seed of the first deal (default 2024)")
     parser.add_argument("--bot", default=str(DEFAULT_BOT), help="the bot file (default: the shipped bot)")
-    parser.add_argument("--only", choices=("all", "baselines", "panel"), default="all",
-                        help="the pairs to play: against the baselines, among the panel, or both")
+    parser.add_argument("--only", choices=("all", "baselines", "panel", "speed"), default="all",
+                        help="the pairs to play: against the baselines, among the panel, or both; or the speed")
+    parser.add_argument("--batch", type=int, default=2048, help="games in the batch of --only speed")
     parser.add_argument("--agents", nargs="*", default=sorted(PANEL), help="panel agents to measure")
     parser.add_argument("--out", default=None, help="a directory for table.md and pairs.csv")
     args = parser.parse_args(argv)
@@ -89,6 +93,14 @@ def main(argv=None) -> dict:
         parser.error(f"unknown panel agents {unknown}; the panel is {sorted(PANEL)}")
     config = GameConfig()
     names = list(args.agents)
+    if args.only == "speed":
+        lines = [f"| agent | decisions/s at batch {args.batch} | ms per call |", "|---|---|---|"]
+        for name in names + ["heuristic"]:
+            agent = HeuristicAgent() if name == "heuristic" else PANEL[name]()
+            rate, per_call = decision_speed(agent, args.batch, config)
+            lines.append(f"| {name} | {rate:,.0f} | {per_call * 1000:.0f} |")
+            print(lines[-1], flush=True)
+        return {"markdown": "\n".join(lines) + "\n"}
     rows = []
     own_time = {}
     if args.only in ("all", "baselines"):
@@ -125,6 +137,33 @@ def main(argv=None) -> dict:
             writer.writeheader()
             writer.writerows(rows)
     return {"rows": rows, "markdown": markdown}
+
+
+def decision_speed(agent, batch: int, config, steps: int = 150, seed: int = 0) -> tuple[float, float]:
+    """(decisions per second, seconds per call) of ``agent`` playing half the games of a batch of ``batch``
+    (each team in turn) against the random agent for ``steps`` engine steps; only its own calls are timed."""
+    import numpy as np
+
+    from gridiron_env.core.engine import init, step
+
+    opponent = RandomAgent()
+    seeds = seed + np.arange(batch)
+    agent.reset(seeds)
+    opponent.reset(seeds)
+    state = init(batch, seed=seed, config=config)
+    team = np.arange(batch) % 2
+    seconds, decisions = 0.0, 0
+    for _ in range(steps):
+        live = ~(state.terminated | state.truncated)
+        mine = live & (state.to_act == team)
+        games = np.flatnonzero(mine)
+        start = time.perf_counter()
+        ours = agent.act(state, config, games=games)
+        seconds += time.perf_counter() - start
+        decisions += games.size
+        theirs = opponent.act(state, config, games=np.flatnonzero(live & ~mine))
+        state = step(state, np.where(mine, ours, theirs), config=config)
+    return decisions / seconds, seconds / steps
 
 
 def to_markdown(rows, names, own_time, games) -> str:

@@ -1,7 +1,7 @@
 """BlitzAgent: pressure defence. Crowded fronts and every defender sent after the ball; a balanced offence
 with a running quarterback that mixes runs and throws by down.
 
-- Special: Speedy QB (the quarterback moves, pushes and runs gaps at the normal cost, rule 24).
+- Special: Speedy QB (the quarterback moves, pushes and runs gaps at the normal cost).
 - Defence formations: the 46, the 5-2 or the 3-4 (seeded), the goal-line front near its own goal.
 - Defence: any tackle in reach; otherwise all eleven attack the carrier by the cheapest way (through weak
   linemen too), spending every point: no coverage, no reserve. Only the free safety hangs back, on the

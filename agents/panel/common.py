@@ -35,7 +35,7 @@ from gridiron_env.core import actions as A
 from gridiron_env.core.engine import pass_dice
 from gridiron_env.core.formations import DEFENCE_FORMATIONS, OFFENCE_FORMATIONS
 from gridiron_env.core.geometry import (
-    DEFENDED_END_ZONE, DISTANCE, END_ZONE_DEPTH, FRAME_ROW, N_DIRECTIONS, N_LANES, N_ROWS, N_SQUARES, NEIGHBOUR,
+    DEFENDED_END_ZONE, DISTANCE, END_ZONE_DEPTH, FRAME_ROW, N_DIRECTIONS, N_LANES, N_ROWS, NEIGHBOUR,
     SCORING_END_ZONE, SQUARE_LANE, SQUARE_ROW,
 )
 from gridiron_env.core.odds import COMPLETION_TABLE, field_goal_chance, paper_field_goal_chance
@@ -51,7 +51,8 @@ __all__ = [
     "BIG", "OFF", "DEF", "ELIGIBLE", "PanelAgent", "Side", "side_of", "least_cost", "sources", "gather",
     "threat_map", "qb_mult", "weak_linemen", "block_entries", "carrier_options", "carrier_reach", "step_toward",
     "square_terms", "forward_passes", "handoff_options", "tackle_now", "pursuit_map", "move_to_targets",
-    "manhattan", "pursuit_cost", "rank_of", "assign_nearest", "pass_live", "receivers_of", "goal_side", "at", "kick_choice", "situation", "field_goal_chances", "points_needed", "punt_rows", "frame_of",
+    "manhattan", "pursuit_cost", "rank_of", "assign_nearest", "pass_live", "receivers_of", "goal_side", "at",
+    "kick_choice", "situation", "field_goal_chances", "points_needed", "punt_rows", "frame_of",
 ]
 
 # Re-exported board helpers (the heuristic's least-cost maps), under the names the styles use.
@@ -207,7 +208,6 @@ def step_toward(s: State, side: Side, options, target, points, prefer=None) -> n
     ties between first actions of equal total cost, e.g. a power runner's pushes."""
     squares, costs, ids, _ = options
     m = s.batch_size
-    r = np.arange(m)
     out = np.full(m, A.END_TURN, dtype=np.int64)
     go = np.flatnonzero(target != s.ball_square)
     if go.size == 0:
@@ -224,7 +224,6 @@ def step_toward(s: State, side: Side, options, target, points, prefer=None) -> n
     k = np.argmin(total, axis=1)
     ok = total[np.arange(go.size), k] <= points[go] + 0.5
     out[go[ok]] = ids[go, k][ok]
-    del r
     return out
 
 
@@ -378,14 +377,11 @@ def move_to_targets(s: State, side: Side, target, weight, reserve, dist=None, co
 def receivers_of(s: State, side: Side):
     """(squares [m, 11], eligible [m, 11], rows downfield of the ball [m, 11]) of the other team's
     receivers while the acting side defends the snap (their eligible players other than the carrier)."""
-    m = s.batch_size
-    r = np.arange(m)
     carrier_team = 1 - side.team
     rec = side.opp_squares
     eligible = ELIGIBLE[None, :] & (side.opp_slots != s.ball_holder.astype(np.int64)[:, None]) & (rec >= 0)
     ball = frame_of(carrier_team, s.ball_square.astype(np.int64))
     downfield = ball[:, None] - frame_of(carrier_team[:, None], rec)
-    del r
     return rec, eligible, downfield
 
 

@@ -1,12 +1,13 @@
 """PowerRunAgent: smash-mouth football. Heavy sets, the ball handed to a back, pushes behind strong
 linemen and gap runs, never a forward pass, conservative kicking; on defence a run-stopping wall.
 
-- Special: Lead Blocker (a blocker's step opens a free follow for the carrier, rule 24).
+- Special: Lead Blocker (a blocker's step opens a free follow for the carrier).
 - Formations: jumbo near the goal or on short yardage, else the I, the wishbone or the pro set (seeded);
   against any set a heavy front (goal line near its own goal, the 5-2 or the 46 otherwise).
 - Offence: the quarterback hands off at once to the back behind him (free, +1 point) and never throws
-  forward; the runner goes for the square that gains most while staying out of tackle range, taking
-  pushes and gap runs over plain moves whenever they cost no more; a forward follow is always taken;
+  forward; the runner goes for the square that gains most while staying out of tackle range, taking a
+  push that drives a defender back, or a gap run, over plain moves whenever it costs no more; a forward
+  follow is always taken;
   blockers fill the squares a tackle would come from.
 - Kicks: punt on 4th down unless a field goal is better than even, or it is 4th and 1 in the other half.
 - Defence: any tackle in reach; the three nearest defenders pursue; the others build a wall two rows in
@@ -21,9 +22,9 @@ from gridiron_env.core import actions as A
 from gridiron_env.core.geometry import SQUARE_LANE
 
 from .common import (
-    DEF, GAP, OFF, SHOVE, PanelAgent, assign_nearest, at, block_entries, carrier_options, carrier_reach, field_goal_chances,
-    frame_of, handoff_options, kick_choice, move_to_targets, pursuit_cost, rank_of, side_of, situation, square_terms, step_toward,
-    tackle_now, threat_map,
+    DEF, GAP, OFF, SHOVE, PanelAgent, assign_nearest, at, block_entries, carrier_options, carrier_reach,
+    field_goal_chances, frame_of, handoff_options, kick_choice, move_to_targets, pursuit_cost, rank_of, side_of,
+    situation, square_terms, step_toward, tackle_now, threat_map,
 )
 
 _BACKS = (10, 9, 8, 7)  # F, H, Z, Y: who takes the handoff, in order of preference
@@ -107,7 +108,6 @@ class PowerRunAgent(PanelAgent):
     def defend(self, s, config, games):
         side = side_of(s)
         m = s.batch_size
-        r = np.arange(m)
         tackle, dist, cost = tackle_now(s, side)
         csq = s.ball_square.astype(np.int64)
         carrier_team = 1 - side.team

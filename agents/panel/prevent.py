@@ -1,7 +1,7 @@
 """PreventAgent: bend but don't break. A deep, soft defence that keeps everything in front of it and
 gives up short gains; a West Coast offence of short, near-certain throws and safe runs.
 
-- Special: Ball Hawk (a failed pass against it is intercepted 1 in 10, rule 24).
+- Special: Ball Hawk (a failed pass against it is intercepted 1 in 10).
 - Defence formations: the prevent on third or fourth and long (4 rows or more), the 3-4 and its two deep
   safeties otherwise, the goal-line front near its own goal (no room left to give).
 - Defence: a tackle it can make this turn, always. Otherwise only the four down linemen rush; everybody

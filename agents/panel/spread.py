@@ -1,7 +1,7 @@
 """SpreadPassAgent: the air raid. Wide sets, receivers worked clear of the defenders, a throw whenever the
 price of a pass is good, aggressive on fourth down; on defence man-to-man coverage behind a four-man rush.
 
-- Special: Sure Hands (+1 die on every contested catch, rule 24).
+- Special: Sure Hands (+1 die on every contested catch).
 - Formations: the shotgun or the empty set (seeded; always empty on long yardage); on defence the 3-4
   (four linebackers and two deep safeties to help the man coverage), the dime against five receivers.
 - Offence: the quarterback stays in the pocket. He throws as soon as a receiver past the line has a good
@@ -79,8 +79,6 @@ class SpreadPassAgent(PanelAgent):
 
     def carry(self, s, config, games):
         side = side_of(s)
-        m = s.batch_size
-        r = np.arange(m)
         csq = s.ball_square.astype(np.int64)
         run, _, _, threat = plan_run(s, side, side.points, safe_bonus=2.5)
         chance, rsq = forward_passes(s, side)
@@ -143,7 +141,6 @@ class SpreadPassAgent(PanelAgent):
     def defend(self, s, config, games):
         side = side_of(s)
         m = s.batch_size
-        r = np.arange(m)
         tackle, dist, cost = tackle_now(s, side)
         csq = s.ball_square.astype(np.int64)
         carrier_team = 1 - side.team
