@@ -560,3 +560,21 @@ def test_the_core_helpers_answer_any_value_with_a_value_error(value):
     for call in (lambda: pass_price(s, value), lambda: pass_price(s, 0, game=value)):
         with pytest.raises(ValueError):
             call()
+
+
+def test_a_forfeit_ends_even_a_blind_scramble_or_an_open_follow_as_a_valid_game():
+    """An env's answer to an illegal action (engine.forfeit) ends whatever was under way, as the step cap
+    does: the game is won by the other team and passes check_invariants."""
+    from gridiron_env.core.engine import forfeit
+    from gridiron_env.core.invariants import check_invariants
+    from gridiron_env.core.scenario import hidden_ball_scramble
+
+    s = hidden_ball_scramble("12,9")
+    assert s.ball_hidden.all()
+    loser = int(s.to_act[0])
+    forfeit(s, [0], [loser])
+    check_invariants(s, check_mask=True)
+    assert s.terminated[0] and not s.truncated[0] and s.winner[0] == 1 - loser and not s.ball_hidden[0]
+    assert not s.legal[0].any() and s.to_act[0] == -1 and s.follow_square[0] == -1
+    with pytest.raises(ValueError, match="forfeit"):
+        forfeit(s, [0], [2])

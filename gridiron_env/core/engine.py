@@ -1354,6 +1354,21 @@ def _truncate(s: State, idx) -> None:
     s.follow_square[idx] = -1
 
 
+def forfeit(state: State, games, loser) -> None:
+    """In place: end ``games`` as a win for the other team of ``loser`` (one team per game, 0 or 1): the
+    envs' answer to an illegal action. Like the step cap, whatever was under way ends with the game (a
+    blind scramble's ball is shown, a Lead Blocker follow withdrawn), so the game ends valid."""
+    games = np.atleast_1d(np.asarray(games, dtype=np.int64))
+    loser = np.broadcast_to(np.asarray(loser, dtype=np.int64), games.shape)
+    if games.size and (((loser != 0) & (loser != 1)).any() or games.min() < 0 or games.max() >= state.batch_size):
+        raise ValueError(f"forfeit needs games in 0..{state.batch_size - 1} and losers 0 or 1, got {games}, {loser}")
+    _truncate(state, games)
+    state.truncated[games] = False
+    state.terminated[games] = True
+    state.winner[games] = 1 - loser
+    state.legal[games] = False
+
+
 def _bad_actions(batch_size, what):
     return ValueError(
         f"actions must be action ids (ints 0..{A.NUM_ACTIONS - 1}) of shape ({batch_size},), or one int for "

@@ -66,8 +66,8 @@ from ..config import GameConfig
 from ..core import NUM_ACTIONS, IllegalActionError, action_name
 from ..core import init as engine_init
 from ..core import step as engine_step
-from ..core.engine import recompute_legal
-from ..core.state import GAME_OVER, State
+from ..core.engine import forfeit, recompute_legal
+from ..core.state import State
 from .common import (
     AGENTS, IGNORED_ROW_ACTION, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, action_space, batch_actions,
     check_choice, check_seed, encode, illegal_entry, int8_mask, observation_space, render_game,
@@ -110,16 +110,6 @@ def check_render_mode(value):
 def init_games(seeds, config: GameConfig) -> State:
     """New games, game j seeded ``seeds[j]``: equal to ``core.init(1, seeds[j])`` for each j."""
     return engine_init(seeds=seeds, config=config)
-
-
-def forfeit(state: State, games, loser) -> None:
-    """In place: end ``games`` as a win for the other team of ``loser`` (an illegal action)."""
-    state.terminated[games] = True
-    state.truncated[games] = False
-    state.winner[games] = 1 - np.asarray(loser, dtype=np.int64)
-    state.phase[games] = GAME_OVER
-    state.to_act[games] = -1
-    state.legal[games] = False
 
 
 def advance(state: State, actions: np.ndarray, config: GameConfig, illegal_action: str = "lose", given=None):

@@ -37,11 +37,12 @@ from ..config import GameConfig
 from ..core import NUM_ACTIONS, IllegalActionError, action_name
 from ..core import init as engine_init
 from ..core import start_drive
+from ..core.engine import forfeit
 from ..core import step as engine_step
 from ..core.chance import splitmix64
 from ..core.geometry import FIRST_FIELD_ROW, FRAME_ROW, HASH_BAND, KICKOFF_SQUARE, N_LANES, N_ROWS
 from ..core.state import FIELDS as _FIELDS
-from ..core.state import GAME_OVER, State
+from ..core.state import State
 from .common import (
     AGENTS, IGNORED_ROW_ACTION, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, RandomOpponent, action_space,
     batch_actions, check_choice, check_seed, encode, illegal_entry, observation_space, render_game,
@@ -402,12 +403,7 @@ class _LearnerBatch:
                                      legal_actions=names)
         for g, a in zip(games.tolist(), actions.tolist()):  # only the offending games: rare, not the hot path
             self.illegal[g] = illegal_entry(s, g, a)
-        s.terminated[games] = True
-        s.truncated[games] = False
-        s.winner[games] = 1 - self.learner[games]
-        s.phase[games] = GAME_OVER
-        s.to_act[games] = -1
-        s.legal[games] = False
+        forfeit(s, games, self.learner[games])
 
     def _play_opponent(self, games) -> None:
         """Let the opponent act, in batch, in ``games`` until the learner is to act or the episode is over.
