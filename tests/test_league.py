@@ -134,3 +134,13 @@ def test_concat_vec_env_trains_maskable_ppo_over_two_configs():
     model = MaskablePPO("MlpPolicy", VecMonitor(venv), n_steps=8, batch_size=32, n_epochs=1, seed=0, device="cpu")
     model.learn(64)
     assert model.num_timesteps >= 64
+
+
+def test_league_settings_are_checked():
+    for kwargs, name in (({"pool_size": -1}, "pool_size"), ({"snapshot_share": 1.5}, "snapshot_share"),
+                         ({"pfsp_power": True}, "pfsp_power"), ({"pfsp_floor": 0.0}, "pfsp_floor"),
+                         ({"smoothing": float("nan")}, "smoothing")):
+        with pytest.raises(ValueError, match=name):
+            League({"h": _Tagged("h")}, **kwargs)
+    with pytest.raises(ValueError, match="fixed member"):
+        League({})

@@ -36,6 +36,7 @@ from gridiron_env.config import GameConfig
 from gridiron_env.core.chance import splitmix64
 
 from .ratings import elo_ratings
+from .settings import check_int, check_number
 
 SNAPSHOT, FIXED = "snapshot", "fixed"
 HEURISTIC_NAME = "heuristic"
@@ -68,14 +69,12 @@ class League:
                  pfsp_floor: float = 0.05, smoothing: float = 0.5):
         if not fixed:
             raise ValueError("a league needs at least one fixed member (the heuristic or a panel agent)")
-        if isinstance(pool_size, bool) or not isinstance(pool_size, int) or pool_size < 0:
-            raise ValueError(f"pool_size must be an int >= 0, got {pool_size!r}")
+        check_int("League", "pool_size", pool_size, 0)
         for name, value, low, high in (("snapshot_share", snapshot_share, 0.0, 1.0),
                                        ("pfsp_power", pfsp_power, 0.0, 16.0),
                                        ("pfsp_floor", pfsp_floor, 1e-6, 1.0),
                                        ("smoothing", smoothing, 1e-6, 1.0)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-                raise ValueError(f"{name} must be a number in [{low:g}, {high:g}], got {value!r}")
+            check_number("League", name, value, low, high)
         self.members = [Member(name, agent, FIXED) for name, agent in fixed.items()]
         self.pool_size = pool_size
         self.snapshot_share = float(snapshot_share)

@@ -43,12 +43,14 @@ from agents.bot import DEFAULT_LEVEL, LEVELS, BotAgent
 from gridiron_env.config import GameConfig
 from train.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from train.export import ON_OFFENCE_INDEX, export_onnx
+from train.settings import check_choice, check_int, check_number
 from train.learners import (
     SIDES, agreement, imitate, learn_round, make_model, pair_agent, pair_bot, record_heuristic_games, round_env,
 )
 
 
 OPPONENT_SETS = ("panel", "heuristic")
+VARIANT_SETS = ("all", "default")
 
 
 @dataclass(frozen=True)
@@ -112,37 +114,21 @@ class TrainConfig:
     game: dict = field(default_factory=dict)  # GameConfig fields for the drives (defaults: the game's)
 
     def __post_init__(self):
-        positive = ("num_envs", "n_steps", "batch_size", "n_epochs", "round_steps", "threads", "imitation_epochs",
-                    "env_groups")
-        for name in positive:
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"TrainConfig.{name} must be an int >= 1, got {value!r}")
-        for name in ("imitation_games", "eval_games", "pool_size"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"TrainConfig.{name} must be an int >= 0, got {value!r}")
-        for name, low, high in (("snapshot_share", 0.0, 1.0), ("pfsp_power", 0.0, 16.0)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-                raise ValueError(f"TrainConfig.{name} must be a number in [{low:g}, {high:g}], got {value!r}")
-        if isinstance(self.league_games, bool) or not isinstance(self.league_games, int) \
-                or self.league_games < 2 or self.league_games % 2:
-            raise ValueError(f"TrainConfig.league_games must be an even int >= 2, got {self.league_games!r}")
-        if isinstance(self.level_games, bool) or not isinstance(self.level_games, int) or self.level_games < 0 \
-                or self.level_games % 2:
-            raise ValueError(f"TrainConfig.level_games must be an even int >= 0, got {self.level_games!r}")
-        if self.eval_games % 2:
-            raise ValueError(f"TrainConfig.eval_games must be even (each deal is played from both sides), "
-                             f"got {self.eval_games}")
-        if self.opponents not in OPPONENT_SETS:
-            raise ValueError(f"TrainConfig.opponents must be one of {OPPONENT_SETS}, got {self.opponents!r}")
-        if self.variants not in ("all", "default"):
-            raise ValueError(f"TrainConfig.variants must be 'all' or 'default', got {self.variants!r}")
-        if isinstance(self.minutes, bool) or not isinstance(self.minutes, (int, float)) or not self.minutes >= 0:
-            raise ValueError(f"TrainConfig.minutes must be >= 0, got {self.minutes!r}")
-        if self.start not in ("kickoff", "random"):
-            raise ValueError(f"TrainConfig.start must be 'kickoff' or 'random', got {self.start!r}")
+        owner = "TrainConfig"
+        for name in ("num_envs", "n_steps", "batch_size", "n_epochs", "round_steps", "threads", "imitation_epochs",
+                     "env_groups"):
+            check_int(owner, name, getattr(self, name), 1)
+        for name in ("imitation_games", "pool_size"):
+            check_int(owner, name, getattr(self, name), 0)
+        for name in ("eval_games", "level_games"):  # each deal is played from both sides
+            check_int(owner, name, getattr(self, name), 0, even=True)
+        check_int(owner, "league_games", self.league_games, 2, even=True)
+        check_number(owner, "snapshot_share", self.snapshot_share, 0.0, 1.0)
+        check_number(owner, "pfsp_power", self.pfsp_power, 0.0, 16.0)
+        check_number(owner, "minutes", self.minutes, 0.0)
+        check_choice(owner, "opponents", self.opponents, OPPONENT_SETS)
+        check_choice(owner, "variants", self.variants, VARIANT_SETS)
+        check_choice(owner, "start", self.start, ("kickoff", "random"))
         GameConfig.from_dict(self.game)  # validates the game fields
 
 
@@ -471,7 +457,7 @@ def main(argv=None):
     parser.add_argument("--opponents", choices=OPPONENT_SETS, default=d.opponents,
                         help="the league's fixed members: the heuristic and the panel, or the heuristic alone "
                              "(default %(default)s)")
-    parser.add_argument("--variants", choices=("all", "default"), default=d.variants,
+    parser.add_argument("--variants", choices=VARIANT_SETS, default=d.variants,
                         help="rule variants trained on (default %(default)s)")
     parser.add_argument("--level-games", type=int, default=d.level_games,
                         help="games (even) per opponent and probed temperature when the bot's levels are measured, "
