@@ -317,3 +317,40 @@ def test_ninety_nine_percent_against_random(name):
     result = run_tournament({name: PANEL[name](), "random": RandomAgent()}, 400, config=GameConfig(), seed=2024)
     row = next(r for r in result.pair_rows() if r["agent"] == name)
     assert row["wins"] >= 396, row
+
+
+def test_carrier_options_land_and_cost_as_the_engine_says():
+    # the shared building block every runner plans with: each listed first action (move, push, gap run),
+    # stepped by the engine, puts the carrier on the listed square for the listed points
+    from agents.panel.common import carrier_options, side_of
+
+    config = GameConfig(max_steps=400)
+    checked = 0
+    for seed in range(3):
+        state = init(16, seed=seed, config=config)
+        agents = (PANEL["power_run"](), PANEL["blitz"]())
+        for a in agents:
+            a.reset(seed * 16 + np.arange(16))
+        for _ in range(160):
+            carry = np.flatnonzero((state.phase == PLAY) & (state.ball_holder >= 0) & (state.to_act >= 0))
+            for g in carry[:3]:
+                view = state.take([g])
+                holder = int(view.ball_holder[0])
+                if (holder < 11) != (view.to_act[0] == view.offence[0]):
+                    continue  # the other side is to act
+                squares, costs, ids, _ = carrier_options(view, side_of(view))
+                for k in np.flatnonzero(squares[0] >= 0):
+                    after = step(view, np.array([ids[0, k]]), config=config)
+                    team = int(view.to_act[0])
+                    if after.rolls[0] != view.rolls[0] or after.phase[0] != PLAY or after.ball_holder[0] != holder:
+                        continue  # the turn ended (dice rolled again) or the play did (a score)
+                    assert after.player_square[0, holder] == squares[0, k], A.ACTION_NAMES[ids[0, k]]
+                    assert view.points[0, team] - after.points[0, team] == costs[0, k], A.ACTION_NAMES[ids[0, k]]
+                    checked += 1
+            actions = np.zeros(16, dtype=np.int64)
+            for i, a in enumerate(agents):
+                games = np.flatnonzero(state.to_act == i)
+                if games.size:
+                    actions[games] = a.act(state, config, games=games)[games]
+            state = step(state, actions, config=config)
+    assert checked >= 50
