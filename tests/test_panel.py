@@ -354,3 +354,18 @@ def test_carrier_options_land_and_cost_as_the_engine_says():
                     actions[games] = a.act(state, config, games=games)[games]
             state = step(state, actions, config=config)
     assert checked >= 50
+
+
+def test_field_goal_chances_follow_the_kicking_table():
+    from agents.panel.common import field_goal_chances
+    from gridiron_env.core.odds import field_goal_chance, paper_field_goal_chance
+
+    rows = np.arange(30)
+    dice = field_goal_chances(rows, GameConfig())
+    paper = field_goal_chances(rows, GameConfig(kick_mode="paper", paper_answer_chance=0.6))
+    for r in rows:
+        yards = 4 * (r - 2) + 17
+        in_range = 3 <= r <= 17  # code rows 3-17: the rulebook's LOS frame rows 4-18, at most 80 yards
+        assert dice[r] == (field_goal_chance(yards) if in_range else 0.0)
+        assert paper[r] == (paper_field_goal_chance(yards, 0.6) if in_range else 0.0)
+    assert dice[11] == 0.625  # a 53-yard kick: 3d6 >= 10

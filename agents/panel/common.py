@@ -121,8 +121,8 @@ def _field_goal_table(kick_mode: str, answer_chance: float) -> np.ndarray:
 
 
 def punt_rows(s: State, config: GameConfig, short_of_goal: int = 3) -> np.ndarray:
-    """The punt target (rows) that lands ``short_of_goal`` rows outside the end zone at most, within
-    ``longest_punt`` (the spread of -2..+2 rows may still carry it in)."""
+    """The punt target (rows) that lands the ball ``short_of_goal`` rows short of the goal line when the
+    spread is 0, within ``longest_punt`` (rule 22's spread of -2..+2 rows moves it either way)."""
     _, _, to_goal = situation(s)
     return np.clip(to_goal - short_of_goal, 1, config.longest_punt)
 
