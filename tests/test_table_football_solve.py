@@ -247,3 +247,46 @@ def test_command_prints_the_summary(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "opener wins" in out and "basic, 3 downs" in out
     assert load_solution(tmp_path / "table_football_basic.npz").config == BASIC
+
+
+def test_a_crafted_or_damaged_solution_file_is_refused_before_anything_is_allocated(tmp_path, basic):
+    """A header claiming 745 GiB, a zip directory that lies about a size, a broken archive, flipped bytes:
+    each a ValueError naming the file, never a MemoryError or a raw zip/zlib error."""
+    import io
+    import zipfile
+
+    path = tmp_path / "basic.npz"
+    basic.save(path)
+    good = path.read_bytes()
+
+    def npy_bytes(header_shape, dtype="<f8", payload=b""):
+        buf = io.BytesIO()
+        np.lib.format.write_array_header_1_0(buf, {"descr": dtype, "fortran_order": False, "shape": header_shape})
+        return buf.getvalue() + payload
+
+    huge = tmp_path / "huge.npz"
+    with zipfile.ZipFile(huge, "w") as z:
+        z.writestr("V.npy", npy_bytes((100_000, 100_000, 10)))
+    with pytest.raises(ValueError, match="huge.npz"):
+        load_solution(huge)
+    lying = tmp_path / "lying.npz"
+    with zipfile.ZipFile(lying, "w") as z:
+        z.writestr("V.npy", npy_bytes((4, 4), payload=b"\0" * 16))  # 16 bytes where 128 are claimed
+    with pytest.raises(ValueError, match="lying.npz"):
+        load_solution(lying)
+    rng = np.random.default_rng(0)
+    for trial in range(40):
+        data = bytearray(good)
+        if trial % 2:
+            data = data[:int(rng.integers(1, len(data)))]
+        else:
+            for at in rng.integers(0, len(data), size=8):
+                data[at] ^= 0xFF
+        damaged = tmp_path / f"damaged{trial}.npz"
+        damaged.write_bytes(bytes(data))
+        try:
+            back = load_solution(damaged)
+        except ValueError as err:
+            assert f"damaged{trial}.npz" in str(err)
+        else:  # only flips the archive's checks cannot see (none change the arrays that count)
+            assert np.array_equal(back.arrays["V"], basic.arrays["V"])

@@ -167,13 +167,59 @@ def solve(config: TableFootballConfig | None = None, diff_cap: int | None = None
     return sol
 
 
+MAX_SOLUTION_BYTES = 8 << 30  # all arrays of one file, uncompressed (the clock solution is about 1 GB)
+MAX_META_BYTES = 1 << 16
+
+
+def _read_members(path) -> dict[str, np.ndarray]:
+    """The arrays of a solution file, read without trusting it: each member's ``.npy`` header (dtype, shape)
+    is checked against the size the zip directory declares, and the declared sizes are capped, before any
+    array is allocated; nothing is unpickled. Raises ValueError naming the file."""
+    import zipfile
+    import zlib
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            infos = archive.infolist()
+            names = [i.filename for i in infos]
+            if len(set(names)) != len(names) or not all(n.endswith(".npy") for n in names):
+                raise ValueError("its members are not distinct .npy arrays")
+            if sum(i.file_size for i in infos) > MAX_SOLUTION_BYTES:
+                raise ValueError(f"its arrays claim more than {MAX_SOLUTION_BYTES >> 30} GiB")
+            data = {}
+            for info in infos:
+                with archive.open(info) as f:
+                    version = np.lib.format.read_magic(f)
+                    readers = {(1, 0): np.lib.format.read_array_header_1_0,
+                               (2, 0): np.lib.format.read_array_header_2_0}
+                    if version not in readers:
+                        raise ValueError(f"{info.filename} has .npy version {version}")
+                    shape, fortran, dtype = readers[version](f)
+                    if dtype.hasobject or dtype.kind not in "biuUf" or fortran:
+                        raise ValueError(f"{info.filename} holds {dtype} arrays")
+                    size = int(np.prod(shape, dtype=object)) * dtype.itemsize
+                    if size != info.file_size - f.tell():
+                        raise ValueError(f"{info.filename}: its header does not fit its size")
+                    if info.filename == "meta.npy" and size > MAX_META_BYTES:
+                        raise ValueError("its meta record is too long")
+                    raw = f.read(size + 1)
+                    if len(raw) != size:
+                        raise ValueError(f"{info.filename} is truncated")
+                    data[info.filename[:-4]] = np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
+            return data
+    except ValueError:
+        raise
+    except (OSError, EOFError, zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError,
+            OverflowError, MemoryError) as exc:
+        raise ValueError(f"not a readable solution file ({type(exc).__name__}: {exc})") from None
+
+
 def load_solution(path) -> Solution:
     """A solution saved by ``Solution.save`` (validated: format, config, array shapes and ranges)."""
     try:
-        with np.load(path, allow_pickle=False) as z:
-            data = {k: z[k] for k in z.files}
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"{path}: not a readable solution file ({exc})") from None
+        data = _read_members(path)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
     if "meta" not in data:
         raise ValueError(f"{path}: no meta record")
     try:
