@@ -8,6 +8,7 @@ from .core import (
 )
 
 from . import envs as _envs  # registers the Gymnasium ids  # noqa: F401
+from .adapters import registration as _adapter_ids  # registers the protocol games' ids  # noqa: F401
 
 __version__ = "0.1.0"
 

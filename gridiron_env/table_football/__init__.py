@@ -17,7 +17,30 @@ from .state import DRAW, FIELDS, PHASE_NAMES, State, mirror_state
 from .solve import PolicyValue, Solution, exact_win_probability, load_solution, solve  # noqa: E402
 from .agents import FixedAgent, OptimalAgent, RandomAgent, play_games  # noqa: E402
 
+
+def raw_env(**options):
+    """The two-player PettingZoo AEC env of Table Football, unwrapped (``gridiron_env.adapters.pettingzoo``;
+    ``variant="clock"`` or ``config`` / config fields as keywords)."""
+    from ..adapters.pettingzoo import raw_env as _raw_env
+
+    return _raw_env("table_football", **options)
+
+
+def env(**options):
+    """The AEC env in PettingZoo's OrderEnforcingWrapper."""
+    from ..adapters.pettingzoo import env as _env
+
+    return _env("table_football", **options)
+
+
+def parallel_env(**options):
+    """The parallel API over the AEC env (PettingZoo's ``turn_based_aec_to_parallel``)."""
+    from ..adapters.pettingzoo import parallel_env as _parallel_env
+
+    return _parallel_env("table_football", **options)
+
 __all__ = [
+    "env", "raw_env", "parallel_env",
     "ACTION_NAMES", "CounterChance", "DRAW", "FIELDS", "IllegalActionError", "InvariantError", "NUM_ACTIONS",
     "OBS_LAYOUT", "OBS_SIZE", "PHASE_NAMES", "RESULTS", "ScriptedChance", "State", "TableFootballConfig",
     "action_id", "action_name", "check_invariants", "find_violations", "from_diagram", "init",

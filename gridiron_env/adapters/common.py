@@ -1,0 +1,272 @@
+"""Pieces every generic env shares: seeds, actions as callers pass them, masks, opponents, episode seeds.
+
+Conventions (every env here keeps them, for any :class:`~gridiron_env.protocol.GameSpec`):
+
+- Seeds: any int >= 0 (Python or numpy, not bool), taken modulo 2**64; a negative seed, a bool or a
+  non-int is a ValueError. Game i of a batch reset with seed s plays like a lone env reset with s + i.
+- Actions: an int id ``0..num_actions-1``. A bool is never an action id: it is played as an illegal
+  action (the game is lost, or ``illegal_error`` with ``illegal_action="raise"``). An int outside the
+  space is illegal too. A float, a str, None or several values for one game is a ValueError.
+- Masks: int8 in infos and observations, bool from ``action_masks()``. No row is ever all zero: a row
+  whose action is ignored (a finished episode, a team not to act) marks only ``game.ignored_action``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import numbers
+
+import numpy as np
+
+from ..core.chance import splitmix64
+from ..protocol import GameSpec
+
+AGENTS = ("team_one", "team_two")  # team 0 and team 1
+LEARNER_TEAMS = ("one", "two", "random")
+ILLEGAL_ACTION_MODES = ("lose", "raise")
+RENDER_MODES = ("ansi", "rgb_array")
+SEED_MODULUS = 1 << 64
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_EPISODE_SALT = np.uint64(0x6A3E_5EED_0E91_50DE)  # later episodes of a slot
+_LEARNER_SALT = np.uint64(0x1EA2_4E27_7EA3_0001)  # the learner's team when "random"
+_OPPONENT_SALT = np.uint64(0x0990_0AE7_5EED_0002)  # the default opponent's stream
+
+
+def check_choice(name: str, value, allowed) -> None:
+    if not any(isinstance(value, type(a)) and value == a for a in allowed):
+        raise ValueError(f"{name} must be one of {tuple(allowed)}, got {value!r}")
+
+
+def check_seed(seed, name: str = "seed") -> int:
+    """``seed`` (an int >= 0, not bool) modulo 2**64 as a Python int; else ValueError."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ValueError(f"{name} must be None or an int >= 0 (taken modulo 2**64), got {seed!r}")
+    return int(seed) % SEED_MODULUS
+
+
+def check_positive_int(name, value, allow_none=False):
+    if value is None and allow_none:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < 1:
+        raise ValueError(f"{name} must be {'None or ' if allow_none else ''}an int >= 1, got {value!r}")
+    return int(value)
+
+
+def check_render_mode(value, allowed=RENDER_MODES):
+    if value is not None and not (isinstance(value, str) and value in allowed):
+        raise ValueError(f"render_mode must be None or one of {tuple(allowed)}, got {value!r}")
+    return value
+
+
+def check_options(options, allowed) -> dict:
+    """A copy of reset ``options`` (None or a dict with only ``allowed`` keys), else ValueError."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise ValueError(f"options must be None or a dict, got {type(options).__name__}")
+    unknown = sorted(set(options) - set(allowed), key=repr)
+    if unknown:
+        raise ValueError(f"unknown reset option(s) {unknown}; allowed: {sorted(allowed)}")
+    return dict(options)
+
+
+# --- actions as callers pass them ---------------------------------------------------------------------
+
+def is_action_int(value) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
+def one_action(action, num_actions: int):
+    """One game's action: ``(id, None)`` for an id in the space, ``(-1, given)`` for one played as illegal
+    (an int outside the space, or a bool; ``given`` as passed, for the info). ValueError for anything
+    else (a float, a str, None, several values)."""
+    if isinstance(action, (bool, np.bool_)):
+        return -1, bool(action)
+    if is_action_int(action):
+        a = int(action)
+        return (a, None) if 0 <= a < num_actions else (-1, a)
+    if isinstance(action, np.ndarray) and action.size == 1 and action.dtype.kind in "iub":
+        return one_action(action.reshape(()).item(), num_actions)
+    raise ValueError(f"action must be one int (an action id 0..{num_actions - 1}), got {action!r}")
+
+
+def batch_actions(actions, n: int, num_actions: int):
+    """A batch's actions: ``(ids int64 [n], given)``; ``given`` None for an int array, else an object
+    array [n] of the entries as passed, with -1 in ``ids`` where an entry is not an id in the space (a bool,
+    an int outside it). ValueError for another shape or entries that are not ints or bools."""
+    try:
+        if isinstance(actions, (list, tuple)) and any(isinstance(x, (bool, np.bool_)) for x in actions):
+            arr = np.array(actions, dtype=object)  # numpy would turn [True, 3] into [1, 3]
+        else:
+            arr = np.asarray(actions)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"actions must be {n} int action ids (shape ({n},)), got {actions!r}") from err
+    if arr.shape != (n,):
+        raise ValueError(f"actions must be ints of shape ({n},), got {arr.dtype} {arr.shape}")
+    kind = arr.dtype.kind
+    if kind == "i" or (kind == "u" and arr.dtype.itemsize < 8):
+        return arr.astype(np.int64, copy=False), None
+    if kind not in "ubO":
+        raise ValueError(f"actions must be ints of shape ({n},), got {arr.dtype} {arr.shape}")
+    given = np.empty(n, dtype=object)
+    given[:] = arr.tolist()
+    ids = np.full(n, -1, dtype=np.int64)
+    for j, value in enumerate(given.tolist()):  # off the fast path only: bools, uint64, objects
+        if isinstance(value, (bool, np.bool_)):
+            continue
+        if not is_action_int(value):
+            raise ValueError(f"actions must be ints of shape ({n},), got {value!r} at index {j}")
+        if 0 <= value < num_actions:
+            ids[j] = int(value)
+    return ids, given
+
+
+def illegal_entry(game: GameSpec, state, index: int, given, team: int) -> dict:
+    """The ``info["illegal_action"]`` of action ``given`` (as passed) by ``team`` in game ``index``:
+    ``{"team", "action", "name", "reason"}`` (``name`` None when it is not an id of the space)."""
+    if isinstance(given, np.generic):
+        given = given.item()
+    legal = [game.action_names[i] for i in np.flatnonzero(game.legal_mask(game.take(state, [index]))[0])]
+    entry = {"team": AGENTS[team], "action": given, "name": None}
+    if not is_action_int(given):
+        entry["reason"] = (f"action {given!r} is not an integer action id (an int 0..{game.num_actions - 1}; "
+                           "a bool is not one)")
+    elif not (0 <= given < game.num_actions):
+        entry["reason"] = f"action {given} is outside the action space 0..{game.num_actions - 1}"
+    else:
+        entry["name"] = game.action_names[given]
+        entry["reason"] = (f"{game.action_names[given]!r} (id {given}) is not legal now for {AGENTS[team]}; "
+                           f"legal: {legal}")
+    return entry
+
+
+def masks_for(game: GameSpec, legal: np.ndarray, mine: np.ndarray) -> np.ndarray:
+    """bool [k, A]: ``legal`` where the row's team decides (``mine``), else only ``game.ignored_action``."""
+    mask = legal & mine[:, None]
+    mask[:, game.ignored_action] |= ~mine
+    return mask
+
+
+# --- seeds of episodes ----------------------------------------------------------------------------------
+
+def episode_seeds(base, episode) -> np.ndarray:
+    """uint64 seed of episode ``episode`` (0, 1, ...) of slots with base seed ``base``: ``base`` first."""
+    base = np.asarray(base, dtype=np.uint64)
+    episode = np.asarray(episode, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        later = splitmix64((base ^ _EPISODE_SALT) + episode * _GOLDEN)
+    return np.where(episode == 0, base, later)
+
+
+def draw_int(seeds, salt, high: int) -> np.ndarray:
+    """One uniform int in [0, high) per seed from the stream ``salt`` (int64)."""
+    bits = splitmix64(np.asarray(seeds, dtype=np.uint64) ^ salt)
+    unit = (bits >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
+    return np.minimum((unit * high).astype(np.int64), high - 1)
+
+
+def learner_teams(kind: str, seeds) -> np.ndarray:
+    """int64 [k]: the learner's team per episode (``kind`` "one", "two" or "random" drawn from the seed)."""
+    if kind == "random":
+        return draw_int(seeds, _LEARNER_SALT, 2)
+    return np.full(np.asarray(seeds).shape, LEARNER_TEAMS.index(kind), dtype=np.int64)
+
+
+# --- opponents ------------------------------------------------------------------------------------------
+
+def uniform_legal(legal: np.ndarray, unit: np.ndarray) -> np.ndarray:
+    """int64 [k]: the legal id at quantile ``unit`` [k] of each bool row of ``legal`` (0 if none)."""
+    count = legal.sum(axis=1)
+    pick = np.minimum((unit * count).astype(np.int64), np.maximum(count - 1, 0))
+    rank = np.cumsum(legal, axis=1) - 1  # the rank of each legal id in its row
+    hit = legal & (rank == pick[:, None])
+    return np.where(count > 0, hit.argmax(axis=1), 0).astype(np.int64)
+
+
+class RandomPolicy:
+    """Uniformly random legal actions, one counter-based stream per env slot, keyed on its episode seed, so
+    a game's choices depend only on its seed and history, never on the batch."""
+
+    kind = "random"
+
+    def __init__(self):
+        self.keys = np.zeros(0, dtype=np.uint64)
+        self.counters = np.zeros(0, dtype=np.uint64)
+
+    def reset_games(self, n, games, seeds) -> None:
+        if self.keys.shape != (n,):
+            self.keys = np.zeros(n, dtype=np.uint64)
+            self.counters = np.zeros(n, dtype=np.uint64)
+        self.keys[games] = splitmix64(np.asarray(seeds, dtype=np.uint64) ^ _OPPONENT_SALT)
+        self.counters[games] = 0
+
+    def actions(self, game: GameSpec, sub_state, config, games, obs_fn) -> np.ndarray:
+        with np.errstate(over="ignore"):
+            bits = splitmix64(self.keys[games] + self.counters[games] * _GOLDEN)
+        self.counters[games] += np.uint64(1)
+        unit = (bits >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
+        return uniform_legal(game.legal_mask(sub_state), unit)
+
+
+class CallablePolicy:
+    """A callable ``(observations float32 [k, N], int8 masks [k, A]) -> actions [k]``, the observations from
+    its own side; if it takes a ``games=`` keyword it also gets the env slots it acts in."""
+
+    kind = "callable"
+
+    def __init__(self, fn):
+        self.fn = fn
+        try:
+            params = inspect.signature(fn).parameters
+            self.takes_games = "games" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD
+                                                        for p in params.values())
+        except (TypeError, ValueError):
+            self.takes_games = False
+
+    def reset_games(self, n, games, seeds) -> None:
+        pass
+
+    def actions(self, game: GameSpec, sub_state, config, games, obs_fn) -> np.ndarray:
+        obs = obs_fn(sub_state)
+        mask = game.legal_mask(sub_state).astype(np.int8)
+        return self.fn(obs, mask, games=games) if self.takes_games else self.fn(obs, mask)
+
+
+class AgentPolicy:
+    """An agent (``reset(seeds)``, ``act(state, config, games=None)``, as in ``agents/base.py``) reading
+    the engine state of the games it acts in. Before each call it is reset with those games' episode
+    seeds, so its per-game streams do not depend on how the env groups games."""
+
+    kind = "agent"
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.seeds = np.zeros(0, dtype=np.uint64)
+
+    def reset_games(self, n, games, seeds) -> None:
+        if self.seeds.shape != (n,):
+            self.seeds = np.zeros(n, dtype=np.uint64)
+        self.seeds[games] = np.asarray(seeds, dtype=np.uint64)
+
+    def actions(self, game: GameSpec, sub_state, config, games, obs_fn) -> np.ndarray:
+        if hasattr(self.agent, "reset"):
+            self.agent.reset(self.seeds[games].astype(np.int64))
+        return self.agent.act(sub_state, config)
+
+
+def make_policy(opponent):
+    """The opponent of a learner env: None (uniformly random legal actions), an agent with ``act``, or a
+    callable ``(obs, mask) -> actions``; ValueError for anything else."""
+    if opponent is None:
+        return RandomPolicy()
+    if hasattr(opponent, "act") and callable(opponent.act):
+        return AgentPolicy(opponent)
+    if callable(opponent):
+        return CallablePolicy(opponent)
+    raise ValueError("opponent must be None (uniformly random legal actions), an agent with act(state, config, "
+                     f"games) or a callable (observations, int8 masks) -> actions, got {opponent!r}")
+
+
+def forfeit_note(winner_team: int) -> str:
+    return f"{AGENTS[1 - winner_team]} forfeits (illegal action): {AGENTS[winner_team]} wins"

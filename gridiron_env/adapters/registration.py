@@ -1,0 +1,27 @@
+"""Gymnasium ids of the games served by the generic adapters (each with a natively batched vector entry
+point for ``gymnasium.make_vec``). Imports Gymnasium only: the env modules load on first ``make``."""
+
+from __future__ import annotations
+
+import gymnasium
+
+# id: (game, variant)
+IDS = {
+    "gridiron_env/TableFootball-v0": ("table_football", "basic"),
+    "gridiron_env/TableFootballClock-v0": ("table_football", "clock"),
+}
+
+
+def register_ids() -> None:
+    """Register every id of ``IDS`` not registered yet."""
+    for env_id, (game, variant) in IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id,
+                entry_point="gridiron_env.adapters.single:GameEnv",
+                vector_entry_point="gridiron_env.adapters.vector:GameVectorEnv",
+                kwargs={"game": game, "variant": variant},
+            )
+
+
+register_ids()

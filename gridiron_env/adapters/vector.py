@@ -1,0 +1,439 @@
+"""The learner core and the natively batched Gymnasium ``VectorEnv``, for any game of the protocol.
+
+:class:`LearnerCore` holds N games in one engine state with one learner seat each; the opponent policy
+plays the other seat inside the env, in batch (one engine step per round over the games where it is to
+act). An episode is a whole game. Reward: +1 to the learner when its team wins, -1 when it loses (an
+illegal action of the learner included), 0 for a draw and on truncation (the game's own cap, or
+``max_episode_steps`` learner steps). Observations (``game.observe``) and masks are the learner's.
+
+Seeding: slot i has a base seed b (``s + i`` after ``reset(seed=s)``) and an episode count k; episode 0
+plays the game seeded b, later ones a seed drawn from (b, k), so autoresets of slot i and ``reset()``
+calls of a lone env seeded s + i play the same episodes. The learner's team (when ``"random"``) and the
+default opponent's stream are drawn from the episode seed too. The single env (:mod:`.single`) is this
+core with N = 1, so game i of a batch seeded s equals a lone env seeded s + i by construction.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..protocol import GameSpec, get_game
+from .common import (
+    AGENTS, ILLEGAL_ACTION_MODES, LEARNER_TEAMS, RENDER_MODES, batch_actions, check_choice, check_options,
+    check_positive_int, check_render_mode, check_seed, episode_seeds, forfeit_note, illegal_entry,
+    learner_teams, make_policy, masks_for,
+)
+
+__all__ = ["LearnerCore", "GameVectorEnv", "parse_autoreset_mode"]
+
+_AGENT_NAMES = np.array(AGENTS, dtype=object)
+
+
+def parse_autoreset_mode(value) -> AutoresetMode:
+    if isinstance(value, AutoresetMode):
+        return value
+    if isinstance(value, str):
+        key = value.lower().replace("_", "")
+        for mode in AutoresetMode:
+            if key in (mode.value.lower(), mode.name.lower().replace("_", "")):
+                return mode
+    raise ValueError(f"autoreset_mode must be an AutoresetMode or one of {[m.value for m in AutoresetMode]}, "
+                     f"got {value!r}")
+
+
+def observation_space(game: GameSpec) -> spaces.Box:
+    low, high = game.observation_bounds
+    return spaces.Box(low, high, (game.observation_size,), np.float32)
+
+
+class LearnerCore:
+    """N whole games with one learner seat each (see the module doc).
+
+    After :meth:`reset` / :meth:`step`: ``reward`` float64 [N] (of the last step), ``terminated`` /
+    ``truncated`` bool [N] (the slot's episode is over), ``illegal`` object [N] (the illegal-action info of
+    games the learner lost that way in the last step, else None), ``forfeit_winner`` int64 [N] (the team
+    that won by the other's illegal action, -1 none).
+    """
+
+    def __init__(self, num_games, *, game="table_football", variant="basic", learner_team="random",
+                 opponent=None, illegal_action="lose", config=None, max_episode_steps=None):
+        self.game = get_game(game)
+        self.n = check_positive_int("num_envs", num_games)
+        check_choice("learner_team", learner_team, LEARNER_TEAMS)
+        check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        self.config = self.game.make_config(config, variant)
+        self.variant = variant
+        self.learner_team = learner_team
+        self.illegal_action = illegal_action
+        self.opponent = make_policy(opponent)
+        self.max_episode_steps = check_positive_int("max_episode_steps", max_episode_steps, allow_none=True)
+        n = self.n
+        self.state = None
+        self.learner = np.zeros(n, dtype=np.int64)
+        self.base_seed = np.zeros(n, dtype=np.uint64)
+        self.episode = np.zeros(n, dtype=np.uint64)
+        self.elapsed = np.zeros(n, dtype=np.int64)
+        self.reward = np.zeros(n, dtype=np.float64)
+        self.terminated = np.zeros(n, dtype=bool)
+        self.truncated = np.zeros(n, dtype=bool)
+        self.illegal = np.full(n, None, dtype=object)
+        self.forfeit_winner = np.full(n, -1, dtype=np.int64)
+        self.single_observation_space = observation_space(self.game)
+        self.single_action_space = spaces.Discrete(self.game.num_actions)
+
+    @property
+    def started(self) -> bool:
+        return self.state is not None
+
+    # --- reset -------------------------------------------------------------------------------------------
+
+    def reset(self, games, seeds=None, state=None) -> None:
+        """New episodes in slots ``games``: with base seeds ``seeds`` (uint64 per slot), or each slot's next
+        episode; ``state`` (a state of len(games) games) starts them from a given position."""
+        game = self.game
+        games = np.asarray(games, dtype=np.int64)
+        if games.size == 0:
+            return
+        if seeds is not None:
+            self.base_seed[games] = np.asarray(seeds, dtype=np.uint64)
+            self.episode[games] = 0
+        else:
+            self.episode[games] += np.uint64(1)
+        e = episode_seeds(self.base_seed[games], self.episode[games])
+        if state is not None:
+            if not isinstance(state, game.state_class) or game.batch_size(state) != games.size:
+                raise ValueError(f"options['state'] must be a {game.state_class.__name__} of {games.size} "
+                                 f"game(s), got {state!r}")
+            try:
+                game.check_invariants(state, self.config)
+            except Exception as err:  # the engine's own message says which game and why
+                raise ValueError(f"options['state'] is not a valid position of this config: {err}") from err
+            new = game.copy(state)
+        else:
+            new = game.init(games.size, 0, self.config, seeds=e)
+        if self.state is None:
+            if games.size != self.n:
+                raise RuntimeError("the first reset must start every game")
+            self.state = new
+        else:
+            game.put(self.state, games, new)
+        self.learner[games] = learner_teams(self.learner_team, e)
+        self.opponent.reset_games(self.n, games, e)
+        self.elapsed[games] = 0
+        self.reward[games] = 0.0
+        self.terminated[games] = False
+        self.truncated[games] = False
+        self.illegal[games] = None
+        self.forfeit_winner[games] = -1
+        self._play_opponent(games)
+
+    # --- step --------------------------------------------------------------------------------------------
+
+    def step(self, actions, games, given=None) -> None:
+        """The learner's ``actions`` (int64, one per slot in ``games``; -1 for an entry that is not an id),
+        then the opponent's turns. ``given``: the actions as passed (object [len(games)]) for the infos."""
+        game = self.game
+        games = np.asarray(games, dtype=np.int64)
+        actions = np.asarray(actions, dtype=np.int64)
+        self.reward[games] = 0.0
+        self.illegal[games] = None
+        finished = self.terminated[games] | self.truncated[games]  # stepped after the end: ignored
+        games, actions = games[~finished], actions[~finished]
+        if given is not None:
+            given = np.asarray(given, dtype=object)[~finished]
+        if games.size == 0:
+            return
+        s = self.state
+        # a slot whose game ended before the learner acted (the opponent's opening turns): no action to take
+        already = game.over(s)[games] | (self.forfeit_winner[games] >= 0)
+        in_space = (actions >= 0) & (actions < game.num_actions)
+        legal_rows = game.legal_mask(s)[games]
+        legal = in_space & legal_rows[np.arange(games.size), np.clip(actions, 0, game.num_actions - 1)]
+        legal &= game.to_act(s)[games] == self.learner[games]
+        bad = np.flatnonzero(~legal & ~already)
+        if bad.size:
+            self._illegal_actions(games[bad], actions[bad] if given is None else given[bad])
+        go = games[legal & ~already]
+        if go.size:
+            self._engine_step(go, actions[legal & ~already], "the learner")
+            self._play_opponent(go)
+        self.elapsed[games] += 1
+        self._results(games)
+
+    def _engine_step(self, games, actions, who: str) -> None:
+        """Step slots ``games`` (a sub-batch: the engine's games are independent, so nothing else moves)."""
+        game = self.game
+        whole = games.size == self.n
+        sub = self.state if whole else game.take(self.state, games)
+        try:
+            new = game.step(sub, actions, self.config)
+        except game.illegal_error as err:
+            g = None if getattr(err, "game", None) is None else int(games[int(err.game)])
+            raise game.illegal_error(f"{who} played an illegal action in game {g}: {err}", game=g,
+                                     action=getattr(err, "action", None),
+                                     legal_actions=getattr(err, "legal_actions", ())) from err
+        if whole:
+            self.state = new
+        else:
+            game.put(self.state, games, new)
+
+    def _illegal_actions(self, games, given) -> None:
+        """The learner's illegal actions: raise (nothing changes), or end those games as its loss."""
+        game, s = self.game, self.state
+        if self.illegal_action == "raise":
+            g = int(games[0])
+            entry = illegal_entry(game, s, g, given[0], int(self.learner[g]))
+            legal = [game.action_names[i] for i in np.flatnonzero(game.legal_mask(game.take(s, [g]))[0])]
+            raise game.illegal_error(f"game {g}: {entry['reason']}", game=g, action=entry["action"],
+                                     legal_actions=legal)
+        for g, a in zip(games.tolist(), list(given)):  # only the offending games: rare
+            self.illegal[g] = illegal_entry(game, s, g, a, int(self.learner[g]))
+        self.forfeit_winner[games] = 1 - self.learner[games]
+        if game.forfeit is not None:
+            game.forfeit(s, games, self.learner[games], self.config)
+
+    def _play_opponent(self, games) -> None:
+        """The opponent acts, in batch, in ``games`` until the learner is to act or the game is over."""
+        game = self.game
+        games = np.asarray(games, dtype=np.int64)
+        while games.size:
+            s = self.state
+            to_act = game.to_act(s)[games]
+            turn = (to_act >= 0) & (to_act != self.learner[games]) & (self.forfeit_winner[games] < 0)
+            games = games[turn]
+            if games.size == 0:
+                return
+            sub = self.state if games.size == self.n else game.take(s, games)
+            chosen = self.opponent.actions(game, sub, self.config, games, self._opponent_observation)
+            chosen = np.asarray(chosen)
+            if chosen.ndim == 0:
+                chosen = chosen.reshape(1)
+            if chosen.shape != games.shape or chosen.dtype.kind not in "iu":
+                raise ValueError(f"the opponent must return one int action per game ({games.size}), got "
+                                 f"{chosen.dtype} {chosen.shape}")
+            self._engine_step(games, chosen.astype(np.int64), "the opponent")
+
+    def _opponent_observation(self, sub_state):
+        return self.game.observe(sub_state, self.game.to_act(sub_state), self.config)
+
+    def _results(self, games) -> None:
+        game, s = self.game, self.state
+        forfeited = self.forfeit_winner[games] >= 0
+        winner = np.where(forfeited, self.forfeit_winner[games], game.winner(s)[games])
+        terminated = game.terminated(s)[games] | forfeited
+        own = self.learner[games]
+        reward = np.where(terminated, (winner == own).astype(np.float64) - (winner == 1 - own), 0.0)
+        truncated = game.truncated(s)[games] & ~terminated
+        if self.max_episode_steps is not None:
+            truncated |= (self.elapsed[games] >= self.max_episode_steps) & ~terminated
+        self.reward[games] = reward
+        self.terminated[games] = terminated
+        self.truncated[games] = truncated
+
+    # --- views ------------------------------------------------------------------------------------------
+
+    def observation(self, games=None) -> np.ndarray:
+        """float32 [k, N]: the learner's observations."""
+        game = self.game
+        if games is None:
+            return game.observe(self.state, self.learner, self.config)
+        games = np.asarray(games, dtype=np.int64)
+        return game.observe(game.take(self.state, games), self.learner[games], self.config)
+
+    def masks(self) -> np.ndarray:
+        """bool [N, A]: the learner's legal actions; only ``game.ignored_action`` where its action would be
+        ignored (its episode is over, or the game ended before it could act)."""
+        game, s = self.game, self.state
+        mine = (game.to_act(s) == self.learner) & ~self.terminated & ~self.truncated & (self.forfeit_winner < 0)
+        return masks_for(game, game.legal_mask(s), mine)
+
+    def learner_names(self, games=None) -> np.ndarray:
+        return _AGENT_NAMES[self.learner if games is None else self.learner[games]]
+
+    def render(self, mode: str, index: int):
+        """One slot drawn by the game ("ansi" a str, "rgb_array" uint8 [H, W, 3]); a forfeit is noted in text."""
+        game = self.game
+        if mode == "rgb_array":
+            return game.render_rgb(self.state, index)
+        text = game.render_ansi(self.state, index)
+        if self.forfeit_winner[index] >= 0:
+            text += "\n" + forfeit_note(int(self.forfeit_winner[index]))
+        return text
+
+
+class GameVectorEnv(VectorEnv):
+    """``gymnasium.make_vec(id, num_envs=N)``: N whole games of ``game``, natively batched.
+
+    ``step(actions)`` takes int actions [N] and returns observations float32 [N, obs size], rewards float64
+    [N], terminations and truncations bool [N] and infos: ``"action_mask"`` int8 [N, A],
+    ``"learner_team"`` (agent names) and, for games lost by an illegal action, ``"illegal_action"`` (a
+    dict per game: team, action, name, reason), each with its ``"_key"`` mask. Actions of another shape,
+    or entries that are not ints or bools, are a ValueError and change nothing; a bool entry is an illegal
+    action of its game. Masks are never all zero (see :mod:`.common`).
+
+    Options: ``game`` (a registered name or a GameSpec) and ``variant`` (set by the registered id),
+    ``learner_team`` "one" / "two" / "random" (per episode, from the seed), ``opponent`` (None: uniformly
+    random legal actions; an agent with ``act(state, config, games)``; or a callable ``(obs, mask) ->
+    actions``), ``illegal_action`` "lose" / "raise", ``config`` (the game's config or a dict of its
+    fields), ``max_episode_steps`` (learner steps, truncated here: ``make_vec`` adds no TimeLimit),
+    ``autoreset_mode`` NEXT_STEP (default) / SAME_STEP (terminal obs and info in ``infos["final_obs"]``,
+    ``infos["final_info"]``) / DISABLED (``reset(options={"reset_mask": mask})``), ``render_mode``.
+
+    ``reset(seed=s)`` seeds slot i with s + i (mod 2**64; a list gives each slot's seed, None keeping
+    its stream); ``reset()`` starts each slot's next episode. ``options``: ``{"reset_mask": bool [N]}``,
+    ``{"state": state}`` (start the reset slots from a given position).
+    """
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4, "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, num_envs=1, *, game="table_football", variant="basic", learner_team="random",
+                 opponent=None, illegal_action="lose", config=None, max_episode_steps=None,
+                 autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None):
+        self._core = LearnerCore(num_envs, game=game, variant=variant, learner_team=learner_team,
+                                 opponent=opponent, illegal_action=illegal_action, config=config,
+                                 max_episode_steps=max_episode_steps)
+        self.game = self._core.game
+        self.num_envs = self._core.n
+        self.autoreset_mode = parse_autoreset_mode(autoreset_mode)
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
+        self.render_mode = check_render_mode(render_mode)
+        self.single_observation_space = self._core.single_observation_space
+        self.single_action_space = self._core.single_action_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._needs_reset = np.zeros(self.num_envs, dtype=bool)
+
+    @property
+    def config(self):
+        return self._core.config
+
+    @property
+    def state(self):
+        """The engine state of all games (updated as the env steps: copy it to keep it; do not edit it)."""
+        return self._core.state
+
+    def reset(self, *, seed=None, options=None):
+        options = check_options(options, ("reset_mask", "state"))
+        core, n = self._core, self.num_envs
+        games = np.arange(n)
+        if options.get("reset_mask") is not None:
+            mask = np.asarray(options["reset_mask"])
+            if mask.shape != (n,) or mask.dtype != np.bool_:
+                raise ValueError(f"options['reset_mask'] must be a bool array of shape ({n},)")
+            games = np.flatnonzero(mask)
+        state = options.get("state")
+        if seed is None and not core.started:  # a first reset without a seed: draw one
+            seed = int(self.np_random.integers(0, 2**62))
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            if isinstance(seed, np.ndarray) and seed.ndim != 1:
+                raise ValueError(f"an array of seeds must be 1-d (one per game), got shape {seed.shape}")
+            seeds = [None if x is None else check_seed(x, "each seed of a list") for x in list(seed)]
+            if len(seeds) != n:
+                raise ValueError(f"a list of seeds must have num_envs = {n} entries, got {len(seeds)}")
+            given = np.array([x is not None for x in seeds])
+            if not core.started and not given.all():
+                raise ValueError("the first reset needs a seed for every game (or seed=None / an int)")
+            if state is not None:
+                raise ValueError("options['state'] takes an int seed or None, not a list of seeds")
+            values = np.array([0 if x is None else x for x in seeds], dtype=np.uint64)
+            core.reset(games[~given[games]])
+            core.reset(games[given[games]], values[games[given[games]]])
+        elif seed is not None:
+            seed = check_seed(seed)
+            super().reset(seed=seed)
+            with np.errstate(over="ignore"):  # slot i's seed s + i wraps past 2**64 - 1 to 0
+                seeds = np.uint64(seed) + games.astype(np.uint64)
+            core.reset(games, seeds, state)
+        else:
+            core.reset(games, None, state)
+        self._needs_reset[games] = False
+        return core.observation(), self._infos()
+
+    def step(self, actions):
+        core, n = self._core, self.num_envs
+        ids, given = batch_actions(actions, n, self.game.num_actions)
+        if not core.started:
+            raise RuntimeError("call reset() before step()")
+        slots = np.arange(n)
+        final = None
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            resetting = self._needs_reset.copy()
+            stepping = slots[~resetting]
+            core.step(ids[~resetting], stepping, None if given is None else given[~resetting])
+            if resetting.any():  # their action is ignored; reward 0, not ended
+                core.reset(slots[resetting])
+            done = core.terminated | core.truncated
+            self._needs_reset = done.copy()
+        else:
+            core.step(ids, slots, given)
+            done = core.terminated | core.truncated
+            if self.autoreset_mode == AutoresetMode.SAME_STEP and done.any():
+                ended = np.flatnonzero(done)
+                final = (ended, core.observation(ended), self._infos(ended))
+        reward = core.reward.copy()
+        terminated, truncated = core.terminated.copy(), core.truncated.copy()
+        if final is not None:
+            core.reset(final[0])
+        infos = self._infos()
+        if final is not None:
+            ended, obs, info = final
+            final_obs = np.full(n, None, dtype=object)
+            for j, g in enumerate(ended.tolist()):
+                final_obs[g] = obs[j]
+            infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
+            infos["final_info"], infos["_final_info"] = _expand_infos(info, ended, n), done.copy()
+        return core.observation(), reward, terminated, truncated, infos
+
+    def _infos(self, games=None) -> dict:
+        core = self._core
+        mask = core.masks()
+        if games is not None:
+            mask = mask[games]
+        k = mask.shape[0]
+        infos = {"action_mask": mask.astype(np.int8), "_action_mask": np.ones(k, dtype=bool),
+                 "learner_team": core.learner_names(games), "_learner_team": np.ones(k, dtype=bool)}
+        illegal = core.illegal if games is None else core.illegal[games]
+        has = np.not_equal(illegal, None).astype(bool)
+        if has.any():
+            infos["illegal_action"], infos["_illegal_action"] = illegal.copy(), has
+        return infos
+
+    def action_masks(self) -> np.ndarray:
+        """bool [N, A]: each game's legal actions for the learner (sb3-contrib's convention)."""
+        return self._core.masks()
+
+    def render(self):
+        """One frame per game (str for "ansi", uint8 [H, W, 3] for "rgb_array"), as a tuple."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
+            return None
+        if not self._core.started:
+            raise RuntimeError("call reset() before render()")
+        return tuple(self._core.render(self.render_mode, g) for g in range(self.num_envs))
+
+    def __repr__(self):
+        return (f"{type(self).__name__}(game={self.game.name!r}, num_envs={self.num_envs}, "
+                f"autoreset_mode={self.autoreset_mode.value})")
+
+
+def _expand_infos(info: dict, games, n: int) -> dict:
+    """Infos of the sub-batch ``games`` spread over the batch of ``n`` (for ``final_info``)."""
+    out = {}
+    for key, value in info.items():
+        if key.startswith("_"):
+            mask = np.zeros(n, dtype=bool)
+            mask[games] = value
+            out[key] = mask
+        elif value.dtype == object:
+            full = np.full(n, None, dtype=object)
+            full[games] = value
+            out[key] = full
+        else:
+            full = np.zeros((n,) + value.shape[1:], dtype=value.dtype)
+            full[games] = value
+            out[key] = full
+    return out

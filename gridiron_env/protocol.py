@@ -1,0 +1,207 @@
+"""The game protocol: what a game's engine gives the generic env layer (``gridiron_env.adapters``).
+
+A game is served by one :class:`GameSpec`: a frozen record of its engine's functions and constants. The
+adapters (Gymnasium env, natively batched ``VectorEnv``, PettingZoo AEC env, SB3 ``VecEnv``) are written
+once against it, so a new game needs a ``GameSpec`` and no env class.
+
+Conventions every member keeps:
+
+- A **state** is the game's own struct of numpy arrays with a leading batch axis ``B`` (one game is a
+  batch of one). The adapters never read its fields: only the members below.
+- **Teams** are 0 (team one, agent ``"team_one"``) and 1 (team two, ``"team_two"``).
+- **Actions** are ints ``0..num_actions-1``; every id has a stable name (``action_names``).
+- **Randomness** lives in the state: game i of ``init(B, seed=s)`` plays exactly like ``init(1, seed=s+i)``
+  and like ``init(seeds=[s+i])``, whatever else is in the batch, so the same seed and actions give the
+  same game at any batch size (the adapters rely on this: they step sub-batches taken with ``take``).
+- ``step`` raises ``illegal_error`` (a ValueError subclass with ``game``, ``action`` and
+  ``legal_actions`` attributes), changing nothing, if any live game's action is illegal; finished games
+  ignore their action.
+
+Register a game with :func:`register_game` (a lazily imported ``"module:attribute"`` path) and look it up
+with :func:`get_game`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+__all__ = ["GameSpec", "register_game", "get_game", "game_names", "TEAMS", "NO_WINNER"]
+
+TEAMS = (0, 1)
+NO_WINNER = -1  # ``winner`` of a game that goes on, or was truncated
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game's engine, as the env layer uses it. Every callable is batched over the state's games.
+
+    Identity and settings
+      ``name``: the game's short name (``"table_football"``); PettingZoo's metadata name is
+      ``f"{name}_v0"``.
+      ``config_class``: a frozen, validated dataclass (a bad field raises ValueError naming it) with
+      ``from_dict(dict)`` (unknown fields raise ValueError) and ``replace(**changes)``.
+      ``variants``: registered variants, name -> dict of config fields each fixes (``{"clock": True}``);
+      ``"basic"`` fixes nothing.
+
+    Dealing and stepping
+      ``init(batch_size, seed, config, seeds=None) -> state``: B new games; game i from the stream of
+      ``seed + i`` (mod 2**64), or of ``seeds[i]`` (uint64 array [B]) when given.
+      ``step(state, actions, config) -> state``: one action per game (int64 [B]); a new state (the input is
+      unchanged); raises ``illegal_error`` as the module doc says.
+      ``illegal_error``: the exception class of an illegal action.
+      ``forfeit(state, games, loser, config) -> None`` or None: in place, end ``games`` (int [k]) as a win
+      for ``1 - loser`` (int [k]) in a state the game's invariants accept. None: the game has no way to
+      record a forfeit, and the adapters record it themselves (the state stays where the illegal action was
+      tried, and every env output shows the forfeit).
+
+    Actions
+      ``num_actions``: size of the action space. ``action_names``: tuple of ``num_actions`` stable names.
+      ``action_id(name) -> int``: parse a name (ValueError for an unknown one).
+      ``ignored_action``: the one id a mask row marks when the action of that row is ignored (a finished
+      game, or a team that is not to act), so that no mask row is ever all zero.
+      ``legal_mask(state) -> bool [B, num_actions]``: the legal actions of the team to act (all False for a
+      finished game).
+
+    Observations (from one team's side)
+      ``observe(state, team, config) -> float32 [B, observation_size]``: ``team`` an int or int [B] (0/1).
+      ``observation_size``: N. ``observation_layout``: name -> (slice, meaning) over the N values.
+      ``observation_bounds``: (low, high), the bounds of every value.
+
+    Turn and result
+      ``to_act(state) -> int [B]``: the team to decide now, -1 once the game is over.
+      ``terminated(state) -> bool [B]``: ended with a result (a win or a draw).
+      ``truncated(state) -> bool [B]``: cut by the game's own cap, with no result.
+      ``winner(state) -> int [B]``: 0 or 1, ``draw_value`` for a draw, -1 none (yet, or truncated).
+      ``draw_value``: the winner code of a draw.
+      ``score(state) -> int [B, 2]``: points of team one and team two.
+
+    State helpers
+      ``batch_size(state) -> int``; ``take(state, games) -> state`` (a copy of those games, int [k]);
+      ``put(state, games, other)`` (in place: ``other``'s games into ``games``); ``copy(state) -> state``;
+      ``state_class``: the state's type (to validate a state passed in).
+
+    Text, pictures and checks
+      ``render_ansi(state, game) -> str`` and ``render_rgb(state, game) -> uint8 [H, W, 3]``: one game.
+      ``to_diagram(state, game) -> str`` and ``from_diagram(text, config) -> state`` (a batch of one;
+      ValueError naming the bad line); ``check_invariants(state, config)`` raises if any game is invalid.
+    """
+
+    name: str
+    config_class: type
+    init: Callable[..., Any]
+    step: Callable[..., Any]
+    illegal_error: type
+    num_actions: int
+    action_names: tuple
+    action_id: Callable[[str], int]
+    ignored_action: int
+    legal_mask: Callable[[Any], np.ndarray]
+    observe: Callable[..., np.ndarray]
+    observation_size: int
+    observation_layout: dict
+    observation_bounds: tuple
+    to_act: Callable[[Any], np.ndarray]
+    terminated: Callable[[Any], np.ndarray]
+    truncated: Callable[[Any], np.ndarray]
+    winner: Callable[[Any], np.ndarray]
+    draw_value: int
+    score: Callable[[Any], np.ndarray]
+    batch_size: Callable[[Any], int]
+    take: Callable[..., Any]
+    put: Callable[..., None]
+    copy: Callable[[Any], Any]
+    state_class: type
+    render_ansi: Callable[..., str]
+    render_rgb: Callable[..., np.ndarray]
+    to_diagram: Callable[..., str]
+    from_diagram: Callable[..., Any]
+    check_invariants: Callable[..., None]
+    forfeit: Callable[..., None] | None = None
+    variants: dict = field(default_factory=lambda: {"basic": {}})
+
+    def __post_init__(self):
+        if len(self.action_names) != self.num_actions:
+            raise ValueError(f"GameSpec {self.name!r}: {len(self.action_names)} action names for "
+                             f"{self.num_actions} actions")
+        if not (0 <= self.ignored_action < self.num_actions):
+            raise ValueError(f"GameSpec {self.name!r}: ignored_action must be an action id")
+        if self.draw_value in (NO_WINNER, 0, 1):
+            raise ValueError(f"GameSpec {self.name!r}: draw_value must differ from -1, 0 and 1")
+
+    def action_name(self, action) -> str:
+        """The stable name of an action id (ValueError outside the space; a bool is not an id)."""
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise ValueError(f"an action id must be an int, got {action!r}")
+        if not (0 <= int(action) < self.num_actions):
+            raise ValueError(f"action id {action!r} is outside 0..{self.num_actions - 1}")
+        return self.action_names[int(action)]
+
+    def over(self, state) -> np.ndarray:
+        """bool [B]: the game is over (terminated or truncated)."""
+        return self.terminated(state) | self.truncated(state)
+
+    def make_config(self, config=None, variant: str = "basic"):
+        """The config of an env: ``config`` None (the variant's default), a ``config_class`` instance, or a
+        dict of its fields over the variant's default. A given config must agree with the fields the
+        variant fixes (ValueError naming the field otherwise)."""
+        if not (isinstance(variant, str) and variant in self.variants):
+            raise ValueError(f"variant must be one of {tuple(self.variants)}, got {variant!r}")
+        fixed = self.variants[variant]
+        cls = self.config_class
+        if config is None:
+            return cls(**fixed)
+        if isinstance(config, dict):
+            if _conflicts(fixed, config):
+                _raise_conflict(cls, fixed, config, variant)
+            return cls.from_dict({**fixed, **config})
+        if isinstance(config, cls):
+            bad = {k: v for k, v in fixed.items() if getattr(config, k) != v}
+            if bad:
+                _raise_conflict(cls, fixed, {k: getattr(config, k) for k in bad}, variant)
+            return config
+        raise ValueError(f"config must be None, a {cls.__name__} or a dict of its fields, "
+                         f"got {type(config).__name__}")
+
+
+def _conflicts(fixed: dict, given: dict) -> bool:
+    return any(k in given and given[k] != v for k, v in fixed.items())
+
+
+def _raise_conflict(cls, fixed, given, variant):
+    name = next(k for k, v in fixed.items() if k in given and given[k] != v)
+    raise ValueError(f"{cls.__name__}.{name} must be {fixed[name]!r} in the {variant!r} variant, "
+                     f"got {given[name]!r}")
+
+
+_GAMES: dict[str, Any] = {}  # name -> GameSpec, or its "module:attribute" path until first use
+
+
+def register_game(name: str, spec) -> None:
+    """Make a game known by ``name``: a :class:`GameSpec` or its ``"module:attribute"`` path (imported on
+    first :func:`get_game`)."""
+    _GAMES[name] = spec
+
+
+def get_game(name) -> GameSpec:
+    """The :class:`GameSpec` of a registered game (a GameSpec passes through); ValueError for another."""
+    if isinstance(name, GameSpec):
+        return name
+    if not (isinstance(name, str) and name in _GAMES):
+        raise ValueError(f"game must be one of {game_names()} (or a GameSpec), got {name!r}")
+    spec = _GAMES[name]
+    if isinstance(spec, str):
+        module, _, attribute = spec.partition(":")
+        spec = getattr(importlib.import_module(module), attribute)
+        _GAMES[name] = spec
+    return spec
+
+
+def game_names() -> tuple:
+    return tuple(_GAMES)
+
+
+register_game("table_football", "gridiron_env.table_football.game:GAME")
