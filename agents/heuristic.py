@@ -2,7 +2,7 @@
 
 Every call re-plans from the position (one action per game), so a multi-square run is a sequence of
 "take the first step of the best plan" decisions. The plans use least-cost maps over the board
-(``_spread``: Bellman-Ford relaxations on a [games, 30, 18] grid, diagonal steps cost 2 as in rule 13):
+(``agents.board.least_cost``: Bellman-Ford relaxations on a [games, 30, 18] grid, diagonal steps cost 2 as in rule 13):
 
 - **threat map** ``T[sq]``: the tackling side's least cost to put a player on ``sq`` (a carrier standing on
   ``sq`` can be tackled this round iff ``T[sq] <= their points``; defenders go through weak linemen, rule 14);
@@ -32,7 +32,7 @@ The agent never reads hidden information: it works on :func:`agents.base.visible
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -41,8 +41,8 @@ from gridiron_env.core import actions as A
 from gridiron_env.core.engine import pass_dice
 from gridiron_env.core.formations import DEFENCE_FORMATIONS, OFFENCE_FORMATIONS
 from gridiron_env.core.geometry import (
-    DEFENDED_END_ZONE, DIAGONAL, DISTANCE, END_ZONE_DEPTH, FRAME_ROW, N_DIRECTIONS, N_LANES, N_ROWS,
-    N_SQUARES, NEIGHBOUR, SCORING_END_ZONE, SQUARE_LANE, SQUARE_ROW,
+    DEFENDED_END_ZONE, DISTANCE, END_ZONE_DEPTH, FRAME_ROW, N_DIRECTIONS, N_LANES, N_ROWS, NEIGHBOUR,
+    SCORING_END_ZONE, SQUARE_LANE, SQUARE_ROW,
 )
 from gridiron_env.core.odds import COMPLETION_TABLE, field_goal_chance
 from gridiron_env.core.state import (
@@ -50,12 +50,13 @@ from gridiron_env.core.state import (
 )
 
 from .base import GameStreams, visible_view
+from .board import (
+    BIG, DIRECTIONS, STEP_COST, Side, block_entries, gather, least_cost, manhattan, qb_mult, side_of, sources,
+    threat_map, weak_linemen,
+)
 
 _SALT = 0x4E75_1C0D_5EED_0002
-BIG = 999
 _SLOTS = np.arange(11)
-_DIRS = np.arange(N_DIRECTIONS)
-_STEP_COST = np.where(DIAGONAL, 2, 1).astype(np.int64)  # rule 13
 _OFF = {name: i for i, name in enumerate(OFFENCE_FORMATIONS)}
 _DEF = {name: i for i, name in enumerate(DEFENCE_FORMATIONS)}
 _ELIGIBLE = np.ones(11, dtype=bool)
@@ -83,130 +84,6 @@ class HeuristicParams:
     pursuers: int = 3  # defenders that chase the carrier directly
     cone_width: int = 3  # contain: lanes either side of the carrier
     cone_depth: int = 4  # contain: rows in front of the carrier
-
-
-# --- board helpers -----------------------------------------------------------------------------------------
-
-def _spread(start: np.ndarray, enter: np.ndarray, mult, iters: int, swap: np.ndarray | None = None) -> np.ndarray:
-    """Least cost to stand on each square. ``start`` [m, 540]: cost at the sources, BIG elsewhere. A plain
-    move enters an ``enter`` square for 1 (orthogonal) or 2 (diagonal) times ``mult`` [m]; a ``swap`` square
-    (a weak lineman, rule 14) is entered for a flat 2. At most ``iters`` relaxations (enough for any cost
-    up to ``iters``, every step costing at least 1)."""
-    m = start.shape[0]
-    d = np.minimum(start, BIG).reshape(m, N_ROWS, N_LANES).astype(np.int16)
-    blocked = np.where(enter.reshape(m, N_ROWS, N_LANES), 0, BIG).astype(np.int16)
-    sw = None
-    if swap is not None and swap.any():
-        sw = np.where(swap.reshape(m, N_ROWS, N_LANES), 0, BIG).astype(np.int16)
-    mult = np.asarray(mult, dtype=np.int16).reshape(-1, 1, 1)
-    pad = np.full((m, N_ROWS + 2, N_LANES + 2), BIG, dtype=np.int16)
-    inner = pad[:, 1:-1, 1:-1]
-    for _ in range(iters):
-        inner[...] = d
-        orth = np.minimum(np.minimum(pad[:, :-2, 1:-1], pad[:, 2:, 1:-1]),
-                          np.minimum(pad[:, 1:-1, :-2], pad[:, 1:-1, 2:]))
-        diag = np.minimum(np.minimum(pad[:, :-2, :-2], pad[:, :-2, 2:]),
-                          np.minimum(pad[:, 2:, :-2], pad[:, 2:, 2:]))
-        new = np.minimum(np.minimum(orth + mult, diag + 2 * mult) + blocked, d)
-        if sw is not None:
-            np.minimum(new, np.minimum(orth, diag) + 2 + sw, out=new)
-        np.minimum(new, BIG, out=new)
-        if np.array_equal(new, d):
-            break
-        d = new
-    return d.reshape(m, N_SQUARES).astype(np.int32)
-
-
-def _sources(m: int, squares: np.ndarray, costs=0) -> np.ndarray:
-    """A start array for ``_spread``: ``squares`` [m, k] (-1 = none) at ``costs`` [m, k], BIG elsewhere."""
-    start = np.full((m, N_SQUARES + 1), BIG, dtype=np.int32)
-    squares = np.asarray(squares, dtype=np.int64).reshape(m, -1)
-    costs = np.broadcast_to(np.asarray(costs, dtype=np.int32), squares.shape)
-    rows = np.broadcast_to(np.arange(m)[:, None], squares.shape)
-    # a square listed twice keeps its lowest cost
-    np.minimum.at(start, (rows, np.where(squares >= 0, squares, N_SQUARES)), costs)
-    return start[:, :N_SQUARES]
-
-
-def _gather(grid: np.ndarray, squares: np.ndarray, fill=BIG) -> np.ndarray:
-    """grid [m, 540] at ``squares`` [m, ...] (-1 gives ``fill``)."""
-    m = grid.shape[0]
-    shape = squares.shape
-    flat = squares.reshape(m, -1)
-    out = np.take_along_axis(grid, np.maximum(flat, 0), axis=1)
-    return np.where(flat >= 0, out, fill).reshape(shape)
-
-
-@dataclass
-class _Side:
-    """Per-game facts of the acting team in a sub-batch (all arrays have the sub-batch as first axis)."""
-
-    s: State
-    team: np.ndarray  # acting team
-    base: np.ndarray  # its first slot (0 if it had the ball at the snap, else 11)
-    slots: np.ndarray  # [m, 11]
-    squares: np.ndarray  # [m, 11]
-    opp_slots: np.ndarray
-    opp_squares: np.ndarray
-    points: np.ndarray  # acting team's points
-    opp_points: np.ndarray
-    frame: np.ndarray  # [m, 540]: frame rows of the acting team (smaller = nearer the end zone it attacks)
-    empty: np.ndarray  # [m, 540] bool
-    move_ids: np.ndarray = field(init=False)  # [m, 11, 8] move action ids
-    targets: np.ndarray = field(init=False)  # [m, 11, 8] square each move goes to, -1 off the grid
-    move_legal: np.ndarray = field(init=False)
-
-    def __post_init__(self):
-        m = self.team.size
-        self.move_ids = A.MOVE_BASE + self.slots[:, :, None] * N_DIRECTIONS + _DIRS[None, None, :]
-        self.targets = NEIGHBOUR[self.team[:, None, None], np.maximum(self.squares, 0)[:, :, None],
-                                 _DIRS[None, None, :]].astype(np.int64)
-        self.targets[self.squares < 0] = -1
-        self.move_legal = self.s.legal[np.arange(m)[:, None, None], self.move_ids]
-
-
-def _side(s: State) -> _Side:
-    m = s.batch_size
-    r = np.arange(m)
-    team = s.to_act.astype(np.int64)
-    base = np.where(s.offence == team, 0, 11)
-    slots = base[:, None] + _SLOTS[None, :]
-    opp_slots = (11 - base)[:, None] + _SLOTS[None, :]
-    return _Side(
-        s=s, team=team, base=base, slots=slots, squares=s.player_square[r[:, None], slots].astype(np.int64),
-        opp_slots=opp_slots, opp_squares=s.player_square[r[:, None], opp_slots].astype(np.int64),
-        points=s.points[r, team].astype(np.int64), opp_points=s.points[r, 1 - team].astype(np.int64),
-        frame=FRAME_ROW[team].astype(np.int64), empty=s.board < 0,
-    )
-
-
-def _qb_mult(s: State, slot: np.ndarray) -> np.ndarray:
-    """2 for the quarterback unless his team took Speedy QB, else 1 (rule 13)."""
-    speedy = s.special[np.arange(s.batch_size), s.offence.astype(np.int64)] == A.SPEEDY_QB
-    slot = np.asarray(slot)
-    speedy = speedy.reshape((-1,) + (1,) * (slot.ndim - 1))
-    return np.where((slot == 0) & ~speedy, 2, 1)
-
-
-def _weak_linemen(s: State, tackler_is_snap_defence: np.ndarray) -> np.ndarray:
-    """[m, 540] squares a tackler may swap onto: weak interior linemen, for the snap defence (rule 14)."""
-    m = s.batch_size
-    out = np.zeros((m, N_SQUARES), dtype=bool)
-    sq = s.player_square[:, 1:6].astype(np.int64)
-    weak = ~s.strong & (sq >= 0) & tackler_is_snap_defence[:, None]
-    rows = np.broadcast_to(np.arange(m)[:, None], sq.shape)
-    out[rows[weak], sq[weak]] = True
-    return out
-
-
-def _threat(side: _Side, carrier_square: np.ndarray, iters: int) -> np.ndarray:
-    """Least cost for the other team to put a player on each square (the carrier's own square counts as
-    empty: a move onto him is a tackle)."""
-    m = side.team.size
-    enter = side.empty.copy()
-    enter[np.arange(m), carrier_square] = True
-    swap = _weak_linemen(side.s, side.base == 0)
-    return _spread(_sources(m, side.opp_squares), enter, 1, iters, swap)
 
 
 # --- the agent -----------------------------------------------------------------------------------------------
@@ -396,7 +273,7 @@ class HeuristicAgent:
 
     def _scramble(self, s: State, config, games) -> np.ndarray:
         """One blind step: onto an empty square next to the remembered pile; else a step toward it."""
-        side = _side(s)
+        side = side_of(s)
         m = s.batch_size
         pile = self.pile[games]
         known = pile >= 0
@@ -418,17 +295,17 @@ class HeuristicAgent:
             out[ok] = side.move_ids.reshape(m, -1)[ok, np.argmax(score[ok], axis=1)]
         return out
 
-    def _loose_ball(self, s: State, side: _Side, games) -> np.ndarray:
+    def _loose_ball(self, s: State, side: Side, games) -> np.ndarray:
         """A visible loose ball: the move that brings a player onto it soonest (picking it up if he can)."""
         m = s.batch_size
         ball = s.ball_square.astype(np.int64)
-        dist = _spread(_sources(m, ball[:, None]), side.empty, 1, 12)
+        dist = least_cost(sources(m, ball[:, None]), side.empty, 1, 12)
         return _best_approach(side, dist, np.zeros(m, dtype=np.int64))
 
     # The play ------------------------------------------------------------------------------------------------
 
     def _play(self, s: State, config, games) -> np.ndarray:
-        side = _side(s)
+        side = side_of(s)
         out = np.full(s.batch_size, A.END_TURN, dtype=np.int64)
         holder = s.ball_holder.astype(np.int64)
         holder_team = np.where(holder < 0, -1, np.where(holder < 11, s.offence, 1 - s.offence))
@@ -439,16 +316,16 @@ class HeuristicAgent:
             sub = np.flatnonzero(mask)
             if sub.size:
                 sv = s.take(sub)
-                out[sub] = fn(sv, _side(sv), games[sub])
+                out[sub] = fn(sv, side_of(sv), games[sub])
         return out
 
     # Carrying the ball ----------------------------------------------------------------------------------------
 
-    def _carry(self, s: State, side: _Side, games) -> np.ndarray:
+    def _carry(self, s: State, side: Side, games) -> np.ndarray:
         p = self.params
         carrier = s.ball_holder.astype(np.int64)
         csq = s.ball_square.astype(np.int64)
-        threat = _threat(side, csq, int(min(side.opp_points.max(), 8)) + 4)
+        threat = threat_map(side, csq, int(min(side.opp_points.max(), 8)) + 4)
         plan = self._run_plan(s, side, threat, carrier, csq, side.points)
         out = plan["first_action"].copy()
         value = plan["value"]
@@ -468,20 +345,20 @@ class HeuristicAgent:
         # Nothing worth running: fill the squares a tackle would come from, else end the turn (bank).
         stay = out == A.END_TURN
         if stay.any():
-            block = _block_entries(side, threat, csq)
+            block = block_entries(side, threat, csq)
             out = np.where(stay & (block >= 0), block, out)
         return out
 
-    def _run_plan(self, s: State, side: _Side, threat, carrier, csq, points) -> dict:
+    def _run_plan(self, s: State, side: Side, threat, carrier, csq, points) -> dict:
         """The carrier's best reachable square and the first action toward it."""
         m = s.batch_size
         r = np.arange(m)
-        mult = _qb_mult(s, carrier)
+        mult = qb_mult(s, carrier)
         first_sq, first_cost, first_id = self._first_steps(s, side, carrier, csq, mult)
-        start = _sources(m, np.concatenate([csq[:, None], first_sq], axis=1),
+        start = sources(m, np.concatenate([csq[:, None], first_sq], axis=1),
                          np.concatenate([np.zeros((m, 1), dtype=np.int64), first_cost], axis=1))
         pmax = int(points.max()) if m else 0
-        reach = _spread(start, side.empty, mult, pmax)
+        reach = least_cost(start, side.empty, mult, pmax)
         value = self._square_values(s, side, threat, reach, points)
         target = np.argmax(value, axis=1)
         best = value[r, target]
@@ -491,13 +368,13 @@ class HeuristicAgent:
         if go.any():
             g = np.flatnonzero(go)
             enter = side.empty[g].copy()
-            back = _spread(_sources(g.size, target[g][:, None]), enter, mult[g], pmax)
+            back = least_cost(sources(g.size, target[g][:, None]), enter, mult[g], pmax)
             # the cost to the target from each first-step square (occupied ones: one step from a neighbour)
             fsq = first_sq[g]
             nb = NEIGHBOUR[0, np.maximum(fsq, 0)].astype(np.int64)  # [k, f, 8] absolute neighbours
-            via = _gather(back, nb.reshape(g.size, -1)).reshape(nb.shape) + _STEP_COST[None, None, :] * mult[g][:, None, None]
+            via = gather(back, nb.reshape(g.size, -1)).reshape(nb.shape) + STEP_COST[None, None, :] * mult[g][:, None, None]
             via = np.where(nb >= 0, via, BIG).min(axis=2)
-            to_target = np.where(fsq == target[g][:, None], 0, np.minimum(_gather(back, fsq), via))
+            to_target = np.where(fsq == target[g][:, None], 0, np.minimum(gather(back, fsq), via))
             total = np.where(fsq >= 0, first_cost[g] + to_target, BIG)
             k = np.argmin(total, axis=1)
             ok = total[np.arange(g.size), k] <= points[g]
@@ -505,7 +382,7 @@ class HeuristicAgent:
         return {"value": np.where(go, best, stay_value), "target": target, "first_action": first_action,
                 "reach": reach}
 
-    def _first_steps(self, s: State, side: _Side, carrier, csq, mult):
+    def _first_steps(self, s: State, side: Side, carrier, csq, mult):
         """The carrier's legal first actions: 8 moves, pushes and gap runs, as (landing square, cost, id)
         [m, 8 + 11 + 5]; -1 squares where not legal."""
         m = s.batch_size
@@ -513,10 +390,10 @@ class HeuristicAgent:
         team = side.team
         legal = s.legal
         # moves
-        move_to = NEIGHBOUR[team[:, None], csq[:, None], _DIRS[None, :]].astype(np.int64)
-        move_id = A.MOVE_BASE + carrier[:, None] * N_DIRECTIONS + _DIRS[None, :]
+        move_to = NEIGHBOUR[team[:, None], csq[:, None], DIRECTIONS[None, :]].astype(np.int64)
+        move_id = A.MOVE_BASE + carrier[:, None] * N_DIRECTIONS + DIRECTIONS[None, :]
         move_ok = legal[r[:, None], move_id] & side.empty[r[:, None], np.maximum(move_to, 0)] & (move_to >= 0)
-        move_cost = _STEP_COST[None, :] * mult[:, None]
+        move_cost = STEP_COST[None, :] * mult[:, None]
         # pushes: the carrier steps into the pushed teammate's square (rule 16)
         push_id = A.PUSH_BASE + side.slots
         push_ok = legal[r[:, None], push_id]
@@ -529,7 +406,7 @@ class HeuristicAgent:
         gap_ok = legal[r[:, None], gap_id]
         line_sq = s.player_square[:, 1:6].astype(np.int64)
         gap_to = 2 * line_sq - csq[:, None]
-        speedy = _qb_mult(s, np.zeros(m, dtype=np.int64)) == 1
+        speedy = qb_mult(s, np.zeros(m, dtype=np.int64)) == 1
         gap_cost = np.broadcast_to((2 * np.where((carrier == 0) & ~speedy, 3, 2))[:, None], (m, 5))
         squares = np.concatenate([np.where(move_ok, move_to, -1), np.where(push_ok, push_to, -1),
                                   np.where(gap_ok, gap_to, -1)], axis=1)
@@ -537,7 +414,7 @@ class HeuristicAgent:
         ids = np.concatenate([move_id, push_id, gap_id], axis=1)
         return squares, costs, ids
 
-    def _square_values(self, s: State, side: _Side, threat, reach, points) -> np.ndarray:
+    def _square_values(self, s: State, side: Side, threat, reach, points) -> np.ndarray:
         """Value (in rows) of ending this turn with the carrier on each square; -inf where unreachable."""
         p = self.params
         team = side.team
@@ -556,7 +433,7 @@ class HeuristicAgent:
         value = np.where(DEFENDED_END_ZONE[team] & ~safe, -500.0, value)
         return np.where(reach <= points[:, None], value, -np.inf)
 
-    def _handoff_choice(self, s: State, side: _Side, threat, carrier, csq, value):
+    def _handoff_choice(self, s: State, side: Side, threat, carrier, csq, value):
         """(throw action or -1, its value): a handoff or lateral to a teammate whose own best plan beats
         the carrier's by ``handoff_gain``. Checked when the carrier is a slow quarterback or has no safe
         square to go to."""
@@ -565,7 +442,7 @@ class HeuristicAgent:
         r = np.arange(m)
         out = np.full(m, -1, dtype=np.int64)
         out_value = np.full(m, -np.inf)
-        slow_qb = _qb_mult(s, carrier) == 2
+        slow_qb = qb_mult(s, carrier) == 2
         boxed = value < -side.frame[r, csq] + p.safe_bonus - 0.01  # no safe square that keeps the ground
         ask = np.flatnonzero(slow_qb | boxed)
         if ask.size == 0:
@@ -595,14 +472,14 @@ class HeuristicAgent:
         sub.ball_square[:] = side.squares[games, si]
         sub.points[np.arange(games.size), side.team[games]] = pts
         sub.legal[:] = False  # only plain moves are planned for the new carrier
-        sub_side = _side(sub)
-        mult = _qb_mult(sub, rslot)
+        sub_side = side_of(sub)
+        mult = qb_mult(sub, rslot)
         new_sq = sub.ball_square.astype(np.int64)
-        reach = _spread(_sources(games.size, new_sq[:, None]), sub_side.empty, mult, int(pts.max()))
+        reach = least_cost(sources(games.size, new_sq[:, None]), sub_side.empty, mult, int(pts.max()))
         # the new carrier's own square is a tackle target too: one step from the cheapest neighbour
         cand_threat = threat[games].copy()
         nb = NEIGHBOUR[0, new_sq].astype(np.int64)
-        via = np.where(nb >= 0, _gather(cand_threat, nb) + _STEP_COST[None, :], BIG).min(axis=1)
+        via = np.where(nb >= 0, gather(cand_threat, nb) + STEP_COST[None, :], BIG).min(axis=1)
         cand_threat[np.arange(games.size), new_sq] = via
         v = self._square_values(sub, sub_side, cand_threat, reach, pts).max(axis=1)
         v = np.where(lateral[gi, si], v - 0.05 * 10, v)  # a lateral may be dropped (1 in 100 / 1 in 20)
@@ -617,7 +494,7 @@ class HeuristicAgent:
                 seen[g] = True
         return out, out_value
 
-    def _pass_choice(self, s: State, side: _Side, threat, csq, carrier):
+    def _pass_choice(self, s: State, side: Side, threat, csq, carrier):
         """(best forward pass action or -1, its expected value in rows) (rules 18-20)."""
         p = self.params
         m = s.batch_size
@@ -655,14 +532,14 @@ class HeuristicAgent:
 
     # The tackling side -----------------------------------------------------------------------------------------
 
-    def _tackle(self, s: State, side: _Side, games) -> np.ndarray:
+    def _tackle(self, s: State, side: Side, games) -> np.ndarray:
         p = self.params
         m = s.batch_size
         r = np.arange(m)
         csq = s.ball_square.astype(np.int64)
         out = np.full(m, A.END_TURN, dtype=np.int64)
         t = side.targets
-        cost = _STEP_COST[None, None, :] * _qb_mult(s, side.slots)[:, :, None]
+        cost = STEP_COST[None, None, :] * qb_mult(s, side.slots)[:, :, None]
         swap = side.move_legal & (t >= 0) & (s.board[r[:, None, None], np.maximum(t, 0)] >= 0) & (
             t != csq[:, None, None])
         cost = np.where(swap, 2, cost)
@@ -677,9 +554,9 @@ class HeuristicAgent:
             return out
 
         # 2. a tackle within reach this turn: the first step of the cheapest path
-        swap_sq = _weak_linemen(s, side.base == 11)
-        dist = _spread(_sources(m, csq[:, None]), side.empty, 1, 14, swap_sq)
-        after = _gather(dist, t.reshape(m, -1)).reshape(t.shape)
+        swap_sq = weak_linemen(s, side.base == 11)
+        dist = least_cost(sources(m, csq[:, None]), side.empty, 1, 14, swap_sq)
+        after = gather(dist, t.reshape(m, -1)).reshape(t.shape)
         total = np.where(side.move_legal & (t >= 0), cost + after, BIG)
         flat_total = total.reshape(m, -1)
         k = np.argmin(flat_total, axis=1)
@@ -692,10 +569,10 @@ class HeuristicAgent:
         # 3. positioning, spending down to a reserve
         g = np.flatnonzero(rest & (side.points > p.defence_reserve))
         if g.size:
-            out[g] = self._position(s.take(g), _side(s.take(g)), dist[g], cost[g])
+            out[g] = self._position(s.take(g), side_of(s.take(g)), dist[g], cost[g])
         return out
 
-    def _position(self, s: State, side: _Side, dist, cost) -> np.ndarray:
+    def _position(self, s: State, side: Side, dist, cost) -> np.ndarray:
         """Pursue, cover and contain: the move that lowers its player's role potential most per point."""
         p = self.params
         m = s.batch_size
@@ -707,10 +584,10 @@ class HeuristicAgent:
         t = side.targets
         sq = np.maximum(side.squares, 0)
         # each defender's cost to the carrier now: one step from a neighbour
-        nb_cost = _gather(dist, t.reshape(m, -1)).reshape(t.shape) + cost
+        nb_cost = gather(dist, t.reshape(m, -1)).reshape(t.shape) + cost
         here = np.where(t >= 0, nb_cost, BIG).min(axis=2)  # [m, 11]
         here = np.minimum(here, 20 + DISTANCE[sq, csq[:, None]])
-        nxt = np.minimum(_gather(dist, t.reshape(m, -1)).reshape(t.shape), 20 + DISTANCE[np.maximum(t, 0), csq[:, None, None]])
+        nxt = np.minimum(gather(dist, t.reshape(m, -1)).reshape(t.shape), 20 + DISTANCE[np.maximum(t, 0), csq[:, None, None]])
         behind_here = np.maximum(0, cframe[r[:, None], sq] - cframe[r, csq][:, None])
         behind_next = np.maximum(0, cframe[r[:, None, None], np.maximum(t, 0)] - cframe[r, csq][:, None, None])
         pursue_here = here + p.behind_weight * behind_here
@@ -723,8 +600,8 @@ class HeuristicAgent:
         pass_live = (side.base == 11) & ~s.forward_pass_used & (cframe[r, csq] > los_frame)
         cover_sq = self._cover_targets(s, side, pursuer, pass_live, carrier_team, holder)  # [m, 11], -1 none
         cover = cover_sq >= 0
-        cover_here = _manhattan(sq, np.maximum(cover_sq, 0))
-        cover_next = _manhattan(np.maximum(t, 0), np.maximum(cover_sq, 0)[:, :, None])
+        cover_here = manhattan(sq, np.maximum(cover_sq, 0))
+        cover_next = manhattan(np.maximum(t, 0), np.maximum(cover_sq, 0)[:, :, None])
         cover_here = np.maximum(cover_here - 1, 0)
         cover_next = np.maximum(cover_next - 1, 0)
         # contain: into the cone in front of the carrier
@@ -742,7 +619,7 @@ class HeuristicAgent:
         ok = np.isfinite(gain[r, k])
         return np.where(ok, side.move_ids.reshape(m, -1)[r, k], A.END_TURN)
 
-    def _cover_targets(self, s: State, side: _Side, pursuer, pass_live, carrier_team, holder) -> np.ndarray:
+    def _cover_targets(self, s: State, side: Side, pursuer, pass_live, carrier_team, holder) -> np.ndarray:
         """[m, 11] square each non-pursuing defender covers (goal-side of a dangerous receiver), -1 none."""
         m = s.batch_size
         r = np.arange(m)
@@ -785,40 +662,18 @@ class HeuristicAgent:
         return row_gap + lane_gap
 
 
-def _manhattan(a, b):
-    return np.abs(SQUARE_ROW[a] - SQUARE_ROW[b]) + np.abs(SQUARE_LANE[a] - SQUARE_LANE[b])
-
-
-def _best_approach(side: _Side, dist, reserve) -> np.ndarray:
+def _best_approach(side: Side, dist, reserve) -> np.ndarray:
     """The legal move of any player that minimises (its cost + the cost left to the goal of ``dist``)."""
     m = side.team.size
     t = side.targets
-    cost = _STEP_COST[None, None, :] * _qb_mult(side.s, side.slots)[:, :, None]
-    after = _gather(dist, t.reshape(m, -1)).reshape(t.shape)
+    cost = STEP_COST[None, None, :] * qb_mult(side.s, side.slots)[:, :, None]
+    after = gather(dist, t.reshape(m, -1)).reshape(t.shape)
     # least total cost; on a tie, the move that gets there now
     total = np.where(side.move_legal & (t >= 0) & (cost <= side.points[:, None, None] - reserve[:, None, None]),
                      2 * (cost + after) + (after > 0), BIG).reshape(m, -1)
     k = np.argmin(total, axis=1)
     ok = total[np.arange(m), k] < BIG
     return np.where(ok, side.move_ids.reshape(m, -1)[np.arange(m), k], A.END_TURN)
-
-
-def _block_entries(side: _Side, threat, csq) -> np.ndarray:
-    """A teammate's move onto an empty square next to the carrier from which a tackle can come this round
-    (the most dangerous one first), or -1."""
-    m = side.team.size
-    r = np.arange(m)
-    t = side.targets
-    carrier_slot = side.s.ball_holder.astype(np.int64)
-    adjacent = (t >= 0) & (DISTANCE[np.maximum(t, 0), csq[:, None, None]] == 1) & side.empty[r[:, None, None], np.maximum(t, 0)]
-    step_in = _STEP_COST[None, None, :]  # (approximate: a tackle from there costs 1 or 2)
-    danger = _gather(threat, t.reshape(m, -1)).reshape(t.shape)
-    threatened = adjacent & (danger + 1 <= side.opp_points[:, None, None])
-    ok = threatened & side.move_legal & (side.slots[:, :, None] != carrier_slot[:, None, None])
-    score = np.where(ok, -danger * 10 - step_in, -BIG).reshape(m, -1)
-    k = np.argmax(score, axis=1)
-    good = score[r, k] > -BIG
-    return np.where(good, side.move_ids.reshape(m, -1)[r, k], -1)
 
 
 def _paper_chance(frame_row: int, config: GameConfig) -> float:

@@ -12,7 +12,7 @@ action id per game.
 The building blocks (all vectorised over the sub-batch; squares absolute, rows in the acting team's frame
 unless said otherwise):
 
-- least-cost maps over the board from :mod:`agents.heuristic` (``least_cost``: moves 1 straight, 2 diagonal,
+- least-cost maps over the board from :mod:`agents.board` (``least_cost``: moves 1 straight, 2 diagonal,
   times 2 for a slow quarterback; ``threat_map``: the tackling side's cost to reach each square);
 - :func:`carrier_options` (the carrier's legal first actions: moves, pushes, gap runs), :func:`carrier_reach`
   and :func:`step_toward` (the first action of the cheapest path to a chosen square);
@@ -44,8 +44,10 @@ from gridiron_env.core.state import (
 )
 
 from ..base import GameStreams, visible_view
-from ..heuristic import BIG, HeuristicAgent, _block_entries, _gather, _qb_mult, _side, _Side, _sources, _spread
-from ..heuristic import _threat, _weak_linemen
+from ..board import (
+    BIG, Side, block_entries, gather, least_cost, qb_mult, side_of, sources, threat_map, weak_linemen,
+)
+from ..heuristic import HeuristicAgent
 
 __all__ = [
     "BIG", "OFF", "DEF", "ELIGIBLE", "PanelAgent", "Side", "side_of", "least_cost", "sources", "gather",
@@ -54,17 +56,6 @@ __all__ = [
     "manhattan", "pursuit_cost", "rank_of", "assign_nearest", "pass_live", "receivers_of", "goal_side", "at",
     "kick_choice", "situation", "field_goal_chances", "points_needed", "punt_rows", "frame_of",
 ]
-
-# Re-exported board helpers (the heuristic's least-cost maps), under the names the styles use.
-Side = _Side
-side_of = _side
-least_cost = _spread
-sources = _sources
-gather = _gather
-threat_map = _threat
-qb_mult = _qb_mult
-weak_linemen = _weak_linemen
-block_entries = _block_entries
 
 OFF = {name: i for i, name in enumerate(OFFENCE_FORMATIONS)}
 DEF = {name: i for i, name in enumerate(DEFENCE_FORMATIONS)}
