@@ -52,7 +52,8 @@ class GameSpec:
       ``seed + i`` (mod 2**64), or of ``seeds[i]`` (uint64 array [B]) when given.
       ``step(state, actions, config) -> state``: one action per game (int64 [B]); a new state (the input is
       unchanged); raises ``illegal_error`` as the module doc says.
-      ``illegal_error``: the exception class of an illegal action.
+      ``illegal_error``: the exception class of an illegal action (a ValueError), built as
+      ``illegal_error(message, game=, action=, legal_actions=)``.
       ``forfeit(state, games, loser, config) -> None`` or None: in place, end ``games`` (int [k]) as a win
       for ``1 - loser`` (int [k]) in a state the game's invariants accept. None: the game has no way to
       record a forfeit, and the adapters record it themselves (the state stays where the illegal action was

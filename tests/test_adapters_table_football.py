@@ -416,6 +416,30 @@ def test_max_episode_steps_truncates():
     assert tr.all() and not te.any() and info["_final_obs"].all()
 
 
+def test_reset_from_a_given_position():
+    v = GameVectorEnv(3, learner_team="one", autoreset_mode="disabled")
+    obs, info = v.reset(seed=31)
+    for t in range(6):
+        obs, r, te, tr, info = v.step(np.argmax(info["action_mask"], axis=1))
+    position = GAME.take(v.state, [1])
+    env = GameEnv(learner_team="one")
+    obs, info = env.reset(seed=0, options={"state": position})
+    assert env.state.equals(position) and env.state is not position
+    assert np.array_equal(obs, tf.observe(position, 0)[0])
+    broken = position.copy()
+    broken.down[:] = 9
+    with pytest.raises(ValueError, match="not a valid position"):
+        env.reset(options={"state": broken})
+    with pytest.raises(ValueError, match="unknown reset option"):
+        env.reset(options={"seed": 3})
+    aec = tf.raw_env()
+    aec.set_state(position)
+    assert aec.game_state.equals(position)
+    assert aec.agent_selection == ("team_one", "team_two")[int(position.to_act[0])]
+    with pytest.raises(ValueError):
+        aec.set_state(v.state)  # three games
+
+
 # --- rendering ------------------------------------------------------------------------------------------
 
 def test_rendering_content():
@@ -455,14 +479,15 @@ def test_sb3_adapter():
             assert infos[i]["terminal_observation"].shape == (tf.OBS_SIZE,)
             assert infos[i]["TimeLimit.truncated"] == (r[i] == 0)
     assert ended >= 4
-    other = GameVectorEnv(4, max_episode_steps=5)
-    other.reset(seed=21)
-    other_obs = SB3VecEnv(other)
-    other_obs.seed(21)
-    assert np.array_equal(other_obs.reset(), SB3VecEnv(IDS[0], num_envs=4, max_episode_steps=5).venv.reset(
-        seed=21)[0])
+    built = GameVectorEnv(4)
+    adapter = SB3VecEnv(built)
+    assert built.autoreset_mode == AutoresetMode.SAME_STEP
+    adapter.seed(21)
+    assert np.array_equal(adapter.reset(), GameVectorEnv(4).reset(seed=21)[0])
     with pytest.raises(ValueError):
-        SB3VecEnv(other, num_envs=4)
+        SB3VecEnv(built, num_envs=4)
+    with pytest.raises(ValueError):
+        adapter.step_async(np.zeros(4))  # floats are not action ids
 
 
 def _win_rate(model, config, n=400, seed=10_000):
