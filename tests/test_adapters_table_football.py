@@ -414,6 +414,26 @@ def test_max_episode_steps_truncates():
     for t in range(3):
         obs, r, te, tr, info = v.step(np.argmax(info["action_mask"], axis=1))
     assert tr.all() and not te.any() and info["_final_obs"].all()
+    # the engine's own cap on plays truncates too, with no reward
+    env = GameEnv(config={"max_plays": 2}, learner_team="one")
+    obs, info = env.reset(seed=2)
+    for _ in range(20):
+        obs, r, te, tr, info = env.step(int(np.argmax(info["action_mask"])))
+        if te or tr:
+            break
+    assert env.state.plays[0] <= 2
+    if tr:
+        assert r == 0.0 and not te and env.state.truncated[0]
+    else:
+        assert te and r != 0.0
+    sb3 = SB3VecEnv(IDS[0], num_envs=8, config={"max_plays": 1})
+    sb3.seed(0)
+    sb3.reset()
+    flags = []
+    for _ in range(4):
+        _, r, done, infos = sb3.step(np.array([int(np.argmax(m)) for m in sb3.action_masks()]))
+        flags += [(infos[i]["TimeLimit.truncated"], float(r[i])) for i in np.flatnonzero(done)]
+    assert (True, 0.0) in flags and all(rew == 0.0 for trunc, rew in flags if trunc)
 
 
 def test_reset_from_a_given_position():
