@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["GameSpec", "register_game", "get_game", "game_names", "TEAMS", "NO_WINNER"]
+__all__ = ["GameSpec", "register_game", "get_game", "game_names", "check_game", "TEAMS", "NO_WINNER"]
 
 TEAMS = (0, 1)
 NO_WINNER = -1  # ``winner`` of a game that goes on, or was truncated
@@ -203,6 +203,68 @@ def get_game(name) -> GameSpec:
 
 def game_names() -> tuple:
     return tuple(_GAMES)
+
+
+def check_game(spec: GameSpec, config=None, seed: int = 0, batch_size: int = 6, max_steps: int = 400) -> int:
+    """Check that ``spec`` meets the protocol by playing ``batch_size`` games with uniformly random legal
+    actions (from ``seed``) for up to ``max_steps`` steps; raise AssertionError naming the first broken
+    promise. Returns the number of steps played. Checks: shapes and dtypes of every member, observation
+    bounds, ``to_act`` -1 exactly when the game is over and then an all-False mask, result codes, every game
+    of the batch equal to a lone game of seed ``seed + i`` (the same actions), an illegal action raising
+    ``illegal_error`` with the state untouched, the invariants, the drawings and the diagram round trip."""
+    config = spec.make_config(config)
+    rng = np.random.default_rng(seed)
+    B, A = batch_size, spec.num_actions
+    state = spec.init(B, seed, config)
+    lones = [spec.init(1, 0, config, seeds=np.array([seed + i], dtype=np.uint64)) for i in range(B)]
+    low, high = spec.observation_bounds
+    steps = 0
+    for steps in range(1, max_steps + 1):
+        spec.check_invariants(state, config)
+        legal, to_act, over = spec.legal_mask(state), spec.to_act(state), spec.over(state)
+        assert legal.dtype == np.bool_ and legal.shape == (B, A), "legal_mask must be bool [B, num_actions]"
+        assert np.array_equal(to_act < 0, over), "to_act must be -1 exactly when the game is over"
+        assert not legal[over].any() and legal[~over].any(axis=1).all(), "a live game needs a legal action"
+        winner = spec.winner(state)
+        assert np.isin(winner, (NO_WINNER, 0, 1, spec.draw_value)).all(), "winner codes: -1, 0, 1, draw_value"
+        assert (winner[~spec.terminated(state)] == NO_WINNER).all(), "a winner in a game that is not over"
+        assert spec.score(state).shape == (B, 2), "score must be int [B, 2]"
+        for team in TEAMS:
+            obs = spec.observe(state, team, config)
+            assert obs.dtype == np.float32 and obs.shape == (B, spec.observation_size), "observe: float32 [B, N]"
+            assert ((obs >= low) & (obs <= high)).all(), "an observation outside observation_bounds"
+        for i in range(B):
+            one = spec.take(state, [i])
+            assert spec.to_diagram(one, 0) == spec.to_diagram(lones[i], 0), f"game {i} differs from a lone game"
+            assert np.array_equal(spec.observe(one, 0, config), spec.observe(lones[i], 0, config))
+            assert isinstance(spec.render_ansi(state, i), str)
+        if over.all():
+            break
+        live = np.flatnonzero(~over)
+        g = int(live[0])
+        illegal = np.flatnonzero(~legal[g])
+        if illegal.size:
+            before = spec.copy(state)
+            bad = np.array([int(np.flatnonzero(legal[j])[0]) if j != g and not over[j] else spec.ignored_action
+                            for j in range(B)], dtype=np.int64)
+            bad[g] = illegal[0]
+            try:
+                spec.step(state, bad, config)
+            except spec.illegal_error:
+                pass
+            else:
+                raise AssertionError("an illegal action must raise illegal_error")
+            assert spec.to_diagram(before, g) == spec.to_diagram(state, g), "an illegal action changed the state"
+        actions = np.array([rng.choice(np.flatnonzero(row)) if row.any() else spec.ignored_action for row in legal],
+                           dtype=np.int64)
+        state = spec.step(state, actions, config)
+        lones = [spec.step(lones[i], actions[i:i + 1], config) for i in range(B)]
+    frame = spec.render_rgb(state, 0)
+    assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3, "render_rgb: uint8 [H, W, 3]"
+    for i in range(B):
+        text = spec.to_diagram(state, i)
+        assert spec.to_diagram(spec.from_diagram(text, config), 0) == text, "the diagram does not round-trip"
+    return steps
 
 
 register_game("table_football", "gridiron_env.table_football.game:GAME")

@@ -16,7 +16,7 @@ from gridiron_env.adapters.pettingzoo import GameAECEnv
 from gridiron_env.adapters.sb3 import SB3VecEnv
 from gridiron_env.adapters.single import GameEnv
 from gridiron_env.adapters.vector import GameVectorEnv
-from gridiron_env.protocol import GameSpec, get_game
+from gridiron_env.protocol import GameSpec, check_game, get_game
 from gridiron_env.table_football import TableFootballConfig
 from gridiron_env.table_football.actions import DECLINE, FIELD_GOAL, PUNT, RUN_PLAY, TIME_OUT
 
@@ -56,6 +56,25 @@ def test_game_spec_describes_the_engine():
     assert GAME.take(s, [1]).equals(alone)
     with pytest.raises(ValueError, match="game must be one of"):
         get_game("chess")
+
+
+@pytest.mark.parametrize("config", [None, {"clock": True, "quarter_boxes": 10, "two_minute_boxes": 3,
+                                            "recovery_option": True}, {"downs": 3, "target_score": 3}])
+def test_table_football_meets_the_protocol(config):
+    assert check_game(GAME, config, seed=8) > 3  # steps played (short games end sooner)
+
+
+def test_check_game_catches_a_broken_spec():
+    import dataclasses
+
+    wide = dataclasses.replace(GAME, observe=lambda s, team, config=None: tf.observe(s, team, config).astype(float))
+    with pytest.raises(AssertionError, match="float32"):
+        check_game(wide)
+    # a batch whose games are not the lone games of their seeds
+    shifted = dataclasses.replace(GAME, init=lambda b, seed=0, config=None, seeds=None: tf.init(
+        b, seed=seed + 1 if seeds is None else 0, config=config, seeds=seeds))
+    with pytest.raises(AssertionError, match="lone game"):
+        check_game(shifted, seed=3)
 
 
 def test_variant_configs():
