@@ -133,6 +133,12 @@ class GameSpec:
         if self.draw_value in (NO_WINNER, 0, 1):
             raise ValueError(f"GameSpec {self.name!r}: draw_value must differ from -1, 0 and 1")
 
+    def __reduce__(self):
+        # pickled by name (its members include lambdas): a registered game unpickles as the registered spec
+        if _GAMES.get(self.name) is self:
+            return get_game, (self.name,)
+        raise TypeError(f"GameSpec {self.name!r} is not the registered game of that name; it cannot be pickled")
+
     def action_name(self, action) -> str:
         """The stable name of an action id (ValueError outside the space; a bool is not an id)."""
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):

@@ -562,3 +562,20 @@ def test_maskable_ppo_learns_against_random():
     # an untrained (near uniform) policy is about as good as random; the trained one wins most games
     assert 0.35 < before < 0.65
     assert after > 0.8 and after > before + 0.25
+
+
+def test_envs_pickle_and_copy():
+    import copy
+    import pickle
+
+    env = GameEnv(config={"target_score": 7})
+    env.reset(seed=1)
+    env.step(int(np.argmax(env.action_masks())))
+    again = pickle.loads(pickle.dumps(env))
+    assert again.game is GAME and again.state.equals(env.state) and again.config == env.config
+    assert copy.deepcopy(env).state.equals(env.state)
+    aec = pickle.loads(pickle.dumps(tf.raw_env(variant="clock")))
+    assert aec.config.clock
+    sync = gym.make_vec(IDS[0], num_envs=2, vectorization_mode="sync")  # Gymnasium's wrapper over lone envs
+    native = gym.make_vec(IDS[0], num_envs=2)
+    assert np.array_equal(sync.reset(seed=4)[0], native.reset(seed=4)[0])
