@@ -579,3 +579,24 @@ def test_envs_pickle_and_copy():
     sync = gym.make_vec(IDS[0], num_envs=2, vectorization_mode="sync")  # Gymnasium's wrapper over lone envs
     native = gym.make_vec(IDS[0], num_envs=2)
     assert np.array_equal(sync.reset(seed=4)[0], native.reset(seed=4)[0])
+
+
+def test_pettingzoo_seeding_and_dead_steps():
+    a, b = tf.raw_env(), tf.raw_env()
+    a.reset(seed=2**64 - 1)
+    a.reset()  # the next seed: 2**64 - 1 + 1 wraps to 0
+    b.reset(seed=0)
+    assert a.game_state.equals(b.game_state)
+    assert GAME.init(1, 0, b.config).equals(b.game_state)
+    with pytest.raises(ValueError, match="seed"):
+        a.reset(seed=-2)
+    e = tf.env(target_score=1)
+    e.reset(seed=6)
+    rng = np.random.default_rng(1)
+    while not any(e.terminations.values()):
+        e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
+    with pytest.raises(ValueError, match="only valid action is None"):
+        e.step(0)
+    e.step(None)
+    e.step(None)
+    assert e.agents == []
