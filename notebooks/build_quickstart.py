@@ -60,12 +60,13 @@ GAME_TARGET = 7  # points that win the games of steps 2 and 3 (random play is sl
 if QUICK:  # tiny: for the test suite
     PPO_ENVS, PPO_STEPS = 8, 512    # step 3a: games per batch, learner steps
     TRAIN = dict(minutes=0.02, imitation_games=4, imitation_epochs=2, num_envs=8, n_steps=32,
-                 batch_size=128, round_steps=256, progress_bar=False)
+                 batch_size=128, round_steps=256, progress_bar=False, opponents="heuristic", league_games=2,
+                 env_groups=2, level_games=0)
     TOURNAMENT_GAMES, TOURNAMENT_TARGET = 2, 7   # games per pair (even), target score
 else:      # moderate: for a person
     PPO_ENVS, PPO_STEPS = 64, 32_768
     TRAIN = dict(minutes=3.0, imitation_games=128, imitation_epochs=4, num_envs=64, n_steps=128,
-                 batch_size=1024, round_steps=16_384, progress_bar=True)
+                 batch_size=1024, round_steps=16_384, progress_bar=True, league_games=4, level_games=4)
     TOURNAMENT_GAMES, TOURNAMENT_TARGET = 40, 21
 
 print(f"QUICK={QUICK}  root={ROOT}  out={OUT}")
@@ -207,11 +208,13 @@ md("""
 ### 3b. The self-play pipeline, tiny
 
 `train.selfplay.train(TrainConfig(...))` is what `python -m train.selfplay` runs: it fits an offence and a
-defence policy to the heuristic's play (imitation warm start), alternates MaskablePPO rounds of each side
-against a pool of the heuristic and frozen snapshots of the other side, and exports the pair as a numpy
-bot (`bot.npz`, runnable with numpy only) and as ONNX (`bot.onnx`). `eval_games=0` skips its evaluation:
-step 4 runs a tournament instead. The default config trains for about 30 minutes; here it runs for a few
-seconds (quick) or minutes. A rerun into the same `out` directory resumes from its checkpoints.
+defence policy to the heuristic's play (imitation warm start), then plays league rounds. Each side trains
+with MaskablePPO against league members drawn by prioritised fictitious self-play: frozen snapshots of the
+learner, the scripted panel and the heuristic. It exports the pair as a numpy bot (`bot.npz`, runnable
+with numpy only, its difficulty levels measured and stored in it) and as ONNX (`bot.onnx`).
+`eval_games=0` skips its evaluation: step 4 runs a tournament instead. The default config trains for 25
+minutes; here it runs for a few seconds (quick, against the heuristic alone) or minutes. A rerun into the
+same `out` directory resumes from its checkpoints.
 """)
 
 code('''
@@ -279,7 +282,7 @@ display(Image(filename=str(paths["plot"])))  # the saved PNG
 md("""
 ## Next
 
-- `python -m train.selfplay` trains the real bot (about 30 minutes on two cores) and prints its
+- `python -m train.selfplay` trains the real bot (25 minutes on two cores, then levels and evaluation) and prints its
   evaluation; `python -m train.tournament --agents random heuristic bot:runs/default/bot.npz --games 400`
   measures it.
 - `gridiron-play` plays a game against the bot in the terminal.
