@@ -16,8 +16,6 @@ Conventions every env follows (each env's docstring repeats the part it uses):
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 from ..core import NUM_ACTIONS, action_name
@@ -26,27 +24,17 @@ from ..core.observe import (
     FEATURES_SIZE, N_PLANES, OBS_HIGH, OBS_LOW, SCALARS_SIZE, observe, observe_planes,
 )
 from ..core.geometry import N_LANES, N_ROWS
+from ..adapters.common import batch_actions as generic_batch_actions
+from ..adapters.common import check_choice, check_seed, is_action_int  # noqa: F401  (used by the envs)
+from ..adapters.common import SEED_MODULUS  # noqa: F401  (used by the envs)
+from ..adapters.common import one_action as generic_one_action
 
 AGENTS = ("team_one", "team_two")  # team index 0 and 1
 OBSERVATION_KINDS = ("features", "planes")
 ILLEGAL_ACTION_MODES = ("lose", "raise")
-SEED_MODULUS = 1 << 64
 # The one id marked legal in a mask row whose action is ignored: "end turn" (id 0), a stable id that every
 # masked sampler can pick; the env ignores whatever is played there.
 IGNORED_ROW_ACTION = 0
-
-
-def check_choice(name: str, value, allowed) -> None:
-    # compared by type first: an array or other odd value gets this message, not numpy's ambiguity error
-    if not any(isinstance(value, type(a)) and value == a for a in allowed):
-        raise ValueError(f"{name} must be one of {tuple(allowed)}, got {value!r}")
-
-
-def check_seed(seed, name: str = "seed") -> int:
-    """``seed`` (an int >= 0, Python or numpy, not bool) modulo 2**64, as a Python int; else ValueError."""
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"{name} must be None or an int >= 0 (taken modulo 2**64), got {seed!r}")
-    return int(seed) % SEED_MODULUS
 
 
 def mark_ignored_rows(mask: np.ndarray, ignored: np.ndarray) -> np.ndarray:
@@ -58,60 +46,17 @@ def mark_ignored_rows(mask: np.ndarray, ignored: np.ndarray) -> np.ndarray:
 
 # --- actions as callers pass them --------------------------------------------------------------------------
 
-def is_action_int(value) -> bool:
-    """An int that stands for an action id (maybe out of range): a Python or numpy int, not a bool."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
-
-
 def one_action(action):
-    """One action as a single-game env takes it: ``(id, None)`` for an int id 0..290 (Python or numpy int,
-    or a one-element int array), ``(-1, given)`` for one to play as illegal (``given``: the action as
-    passed, for the info: an int out of range, or a bool). Raises ValueError for anything else (a float, a
-    str, None, several values)."""
-    if type(action) is int or isinstance(action, np.integer):  # the usual case first
-        a = int(action)
-        return (a, None) if 0 <= a < NUM_ACTIONS else (-1, a)
-    if isinstance(action, (bool, np.bool_)):
-        return -1, bool(action)
-    if is_action_int(action):
-        return one_action(int(action))
-    if isinstance(action, np.ndarray) and action.size == 1:
-        if action.dtype.kind in "iub":
-            return one_action(action.reshape(()).item())
-    raise ValueError(f"action must be one int (an action id 0..{NUM_ACTIONS - 1}), got {action!r}")
+    """One action as a single-game env takes it: ``(id, None)`` for an id 0..290, ``(-1, given)`` for one
+    played as illegal (an int out of range, or a bool); ValueError for anything else
+    (``gridiron_env.adapters.common.one_action`` over this game's action space)."""
+    return generic_one_action(action, NUM_ACTIONS)
 
 
 def batch_actions(actions, n: int):
-    """The actions of a batch of ``n`` games: ``(ids, given)``. ``ids`` int64 [n]; ``given`` is None when
-    the entries are an int array (the usual case: ``ids`` are those ints, possibly out of range), else an
-    object array [n] of the entries as passed (for the infos), with -1 in ``ids`` wherever an entry is not
-    an id 0..290 (a bool is played as an illegal action, as is an int out of range). Raises ValueError for
-    another shape or any other entry type (floats, strs, None)."""
-    try:
-        if isinstance(actions, (list, tuple)) and any(isinstance(x, (bool, np.bool_)) for x in actions):
-            arr = np.array(actions, dtype=object)  # numpy would turn [True, 3] into the ints [1, 3]
-        else:
-            arr = np.asarray(actions)
-    except (TypeError, ValueError) as err:  # e.g. a ragged list
-        raise ValueError(f"actions must be {n} int action ids (shape ({n},)), got {actions!r}") from err
-    if arr.shape != (n,):
-        raise ValueError(f"actions must be ints of shape ({n},), got {arr.dtype} {arr.shape}")
-    kind = arr.dtype.kind
-    if kind == "i" or (kind == "u" and arr.dtype.itemsize < 8):
-        return arr.astype(np.int64, copy=False), None
-    if kind not in "ubO":
-        raise ValueError(f"actions must be ints of shape ({n},), got {arr.dtype} {arr.shape}")
-    given = np.empty(n, dtype=object)
-    given[:] = arr.tolist()  # Python values: bools stay bools, big ints stay exact
-    ids = np.full(n, -1, dtype=np.int64)  # -1: outside the action space, played as illegal
-    for j, value in enumerate(given.tolist()):  # only off the fast path: bool, uint64 or object arrays
-        if isinstance(value, (bool, np.bool_)):
-            continue
-        if not is_action_int(value):
-            raise ValueError(f"actions must be ints of shape ({n},), got {value!r} at index {j}")
-        if 0 <= value < NUM_ACTIONS:
-            ids[j] = int(value)
-    return ids, given
+    """The actions of a batch of ``n`` games: ``(ids int64 [n], given)`` (see
+    ``gridiron_env.adapters.common.batch_actions``: -1 in ``ids`` where an entry is played as illegal)."""
+    return generic_batch_actions(actions, n, NUM_ACTIONS)
 
 
 def illegal_entry(state, game: int, given) -> dict:
