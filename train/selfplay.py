@@ -255,10 +255,13 @@ def train(cfg: TrainConfig, log=print) -> dict:
         bar.update(min(bar.total, int(time.perf_counter() - started)))
         while rounds == 0 or time.perf_counter() < deadline:  # at least one round, however slow the start
             index = rounds_before["offence"] + rounds
+            t0 = time.perf_counter()
             learn_round(models, seats, cfg, round_variants(variants, index, groups), index)
             for side in SIDES:
                 save_checkpoint(checkpoints[side], models[side], side, rounds=rounds_before[side] + rounds + 1)
-            figures = league_round(league, models, index, cfg, game_config, writer, held_out)
+            t1 = time.perf_counter()
+            figures = league_round(league, models, index, cfg, game_config, writer, held_out,
+                                   seconds={"learn": t1 - t0})
             rounds += 1
             bar.n = min(bar.total, int(time.perf_counter() - started))
             bar.set_postfix(_short(figures))
@@ -299,14 +302,16 @@ def train(cfg: TrainConfig, log=print) -> dict:
 
 
 def league_round(league, models, index: int, cfg: TrainConfig, game_config: GameConfig, writer=None,
-                 held_out=None) -> dict:
+                 held_out=None, seconds: dict | None = None) -> dict:
     """After round ``index``: the learner pair (at the default level) meets every league member in
     ``cfg.league_games`` full games of the ``game_config`` game, teams and tosses balanced; the results set
     the PFSP chances and the league's record; then the pair joins the league as a snapshot. The round's
     figures (win rate against each fixed member, Elo, pool makeup, agreement with the heuristic on held-out
-    moves) go to TensorBoard (``writer``) and are returned."""
+    moves, and the seconds the round's stages took: ``seconds`` plus the league's matches) go to
+    TensorBoard (``writer``) and are returned."""
     from train.tournament import run_tournament
 
+    started = time.perf_counter()
     name = f"learner-{index}"
     players = {name: pair_agent(models, name, LEVELS[DEFAULT_LEVEL])}
     players.update({m.name: m.agent for m in league.members})
@@ -325,6 +330,8 @@ def league_round(league, models, index: int, cfg: TrainConfig, game_config: Game
     for side in SIDES:
         if held_out is not None:
             figures[f"imitation_agreement/{side}"] = agreement(models[side].policy, *held_out[side])
+    figures.update({f"seconds/{stage}": s for stage, s in (seconds or {}).items()})
+    figures["seconds/league_matches"] = time.perf_counter() - started
     if writer is not None:
         step = int(models["offence"].num_timesteps)
         for key, value in figures.items():
