@@ -557,10 +557,8 @@ mutation = st.one_of(
 )
 
 
-@FUZZ
-@given(compressed=st.booleans(), mutations=st.lists(mutation, min_size=1, max_size=6))
-def test_fuzz_mutated_bytes(tmp_path, positions, valid_bytes, compressed, mutations):
-    data = bytearray(valid_bytes[compressed])
+def mutate(data: bytearray, mutations) -> None:
+    """In place: apply (op, where, arg) byte mutations: flip a bit, cut the tail, set, drop or insert bytes."""
     for op, where, arg in mutations:
         if not data:
             break
@@ -575,6 +573,13 @@ def test_fuzz_mutated_bytes(tmp_path, positions, valid_bytes, compressed, mutati
             del data[i:i + arg]
         else:
             data.insert(i, arg)
+
+
+@FUZZ
+@given(compressed=st.booleans(), mutations=st.lists(mutation, min_size=1, max_size=6))
+def test_fuzz_mutated_bytes(tmp_path, positions, valid_bytes, compressed, mutations):
+    data = bytearray(valid_bytes[compressed])
+    mutate(data, mutations)
     path = tmp_path / "mutated.npz"
     path.write_bytes(bytes(data))
     check_load(path, positions)
@@ -806,20 +811,7 @@ def test_fuzz_onnx_bytes(tmp_path, positions, mutations):
     from train.export import OnnxBot
 
     data = bytearray(_good_onnx())
-    for op, where, arg in mutations:
-        if not data:
-            break
-        i = where % len(data)
-        if op == "flip":
-            data[i] ^= 1 << arg
-        elif op == "cut":
-            del data[i:]
-        elif op == "set":
-            data[i] = arg
-        elif op == "drop":
-            del data[i:i + arg]
-        else:
-            data.insert(i, arg)
+    mutate(data, mutations)
     path = tmp_path / "mutated.onnx"
     path.write_bytes(bytes(data))
     try:

@@ -150,12 +150,13 @@ def masks_for(game: GameSpec, legal: np.ndarray, mine: np.ndarray) -> np.ndarray
 
 # --- seeds of episodes ----------------------------------------------------------------------------------
 
-def episode_seeds(base, episode) -> np.ndarray:
-    """uint64 seed of episode ``episode`` (0, 1, ...) of slots with base seed ``base``: ``base`` first."""
+def episode_seeds(base, episode, salt=_EPISODE_SALT) -> np.ndarray:
+    """uint64 seed of episode ``episode`` (0, 1, ...) of slots with base seed ``base``: ``base`` first, then
+    seeds of the stream ``salt`` (a uint64; each env family keeps its own)."""
     base = np.asarray(base, dtype=np.uint64)
     episode = np.asarray(episode, dtype=np.uint64)
     with np.errstate(over="ignore"):
-        later = splitmix64((base ^ _EPISODE_SALT) + episode * _GOLDEN)
+        later = splitmix64((base ^ salt) + episode * _GOLDEN)
     return np.where(episode == 0, base, later)
 
 

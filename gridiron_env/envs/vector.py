@@ -38,8 +38,9 @@ from ..core import NUM_ACTIONS, IllegalActionError, action_name
 from ..core import init as engine_init
 from ..core import start_drive
 from ..core.engine import forfeit
+from ..adapters.common import draw_int as _draw
+from ..adapters.common import episode_seeds as generic_episode_seeds
 from ..core import step as engine_step
-from ..core.chance import splitmix64
 from ..core.geometry import FIRST_FIELD_ROW, FRAME_ROW, HASH_BAND, KICKOFF_SQUARE, N_LANES, N_ROWS
 from ..core.state import FIELDS as _FIELDS
 from ..core.state import State
@@ -76,18 +77,7 @@ _KICKOFF_FRAME_LANE = KICKOFF_SQUARE[0] % N_LANES  # 8 in the offence's frame (t
 
 def episode_seeds(base, episode) -> np.ndarray:
     """uint64 seed of episode ``episode`` (0, 1, ...) of slots with base seed ``base``: ``base`` itself first."""
-    base = np.asarray(base, dtype=np.uint64)
-    episode = np.asarray(episode, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        later = splitmix64((base ^ _EPISODE_SALT) + episode * _GOLDEN)
-    return np.where(episode == 0, base, later)
-
-
-def _draw(seeds, salt, high: int) -> np.ndarray:
-    """One uniform int in [0, high) per seed, from the stream ``salt`` (int64)."""
-    bits = splitmix64(np.asarray(seeds, dtype=np.uint64) ^ salt)
-    unit = (bits >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
-    return np.minimum((unit * high).astype(np.int64), high - 1)
+    return generic_episode_seeds(base, episode, _EPISODE_SALT)
 
 
 # The opponent loop compacts its sub-batch only when that drops at least this many finished games: a
