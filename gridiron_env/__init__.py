@@ -27,8 +27,16 @@ def env(**kwargs):
     return _env(**kwargs)
 
 
+def parallel_env(**kwargs):
+    """The PettingZoo ParallelEnv (turn-based: each step plays the action of the agent to act; see
+    gridiron_env.envs.pettingzoo_env). ``observation="flat"`` gives one Box for SuperSuit's wrappers."""
+    from .envs.pettingzoo_env import parallel_env as _parallel_env
+
+    return _parallel_env(**kwargs)
+
+
 __all__ = [
-    "env", "raw_env",
+    "env", "raw_env", "parallel_env",
     "ACTION_NAMES", "GameConfig", "IllegalActionError", "NUM_ACTIONS", "State", "action_id", "action_name",
     "check_invariants", "completion_chance", "field_goal_chance", "from_diagram", "init",
     "legal_action_mask", "pass_price", "step", "to_diagram",

@@ -8,6 +8,8 @@ an out-of-range id is an illegal action, handled as below); ``raw_env(game, **op
 - ``observe(agent)`` -> ``{"observation": float32 [obs size], "action_mask": int8 [A]}`` from that
   agent's own side, for either agent at any time. The mask is the legal actions for the agent to act;
   for the other agent, and for both once the game is over, only ``game.ignored_action`` (never all zero).
+  ``observation="flat"`` gives one float32 Box [obs size + A] instead: the observation, then the same mask
+  as 0.0 / 1.0, for wrappers that take no Dict space (SuperSuit's ``frame_stack_v1``, ``dtype_v0``).
 - Rewards: +1 to the winner and -1 to the loser when the game ends (an illegal action included); 0 to both
   for a draw and on truncation (the game's own cap).
 - Illegal actions: any action is accepted; an illegal one (an int outside the space, a bool, a non-int)
@@ -23,8 +25,8 @@ an out-of-range id is an illegal action, handled as below); ``raw_env(game, **op
 
 Options: ``render_mode`` (None, "human" prints the text picture after each step, "ansi", "rgb_array"),
 ``variant``, ``config`` (the game's config or a dict of its fields) and/or config fields as keywords,
-``illegal_action``. ``game_state`` is the engine state (a batch of one); ``set_state(state)`` continues
-from a given position.
+``illegal_action``, ``observation`` ("features", the dict above, or "flat"). ``game_state`` is the engine
+state (a batch of one); ``set_state(state)`` continues from a given position.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from .vector import observation_space
 __all__ = ["GameAECEnv", "raw_env", "env", "parallel_env"]
 
 AEC_RENDER_MODES = ("human",) + RENDER_MODES
+OBSERVATION_KINDS = ("features", "flat")
 
 
 def _action_id(action):
@@ -63,12 +66,14 @@ class GameAECEnv(AECEnv, EzPickle):
                 "render_fps": 4}
 
     def __init__(self, render_mode=None, *, game="table_football", variant="basic", config=None,
-                 illegal_action="lose", **config_fields):
+                 illegal_action="lose", observation="features", **config_fields):
         EzPickle.__init__(self, render_mode=render_mode, game=game, variant=variant, config=config,
-                          illegal_action=illegal_action, **config_fields)
+                          illegal_action=illegal_action, observation=observation, **config_fields)
         super().__init__()
         self.game = get_game(game)
         check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        check_choice("observation", observation, OBSERVATION_KINDS)
+        self.observation_kind = observation
         if config_fields:
             if config is None:
                 config = dict(config_fields)
@@ -84,8 +89,14 @@ class GameAECEnv(AECEnv, EzPickle):
         self.agents = list(AGENTS)
         # built once: api_test wants the same space object on every call
         mask_space = spaces.Box(0, 1, (self.game.num_actions,), np.int8)
-        self.observation_spaces = {a: spaces.Dict({"observation": observation_space(self.game),
-                                                   "action_mask": mask_space}) for a in AGENTS}
+        if observation == "flat":
+            features, A = observation_space(self.game), self.game.num_actions
+            flat = spaces.Box(np.concatenate([features.low, np.zeros(A, np.float32)]),
+                              np.concatenate([features.high, np.ones(A, np.float32)]), dtype=np.float32)
+            self.observation_spaces = {a: flat for a in AGENTS}
+        else:
+            self.observation_spaces = {a: spaces.Dict({"observation": observation_space(self.game),
+                                                       "action_mask": mask_space}) for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in AGENTS}
         self._idle_mask = np.zeros(self.game.num_actions, dtype=np.int8)
         self._idle_mask[self.game.ignored_action] = 1
@@ -216,6 +227,8 @@ class GameAECEnv(AECEnv, EzPickle):
         s = self.game_state
         acting = int(self.game.to_act(s)[0]) == team and self._forfeit_winner < 0
         mask = self.game.legal_mask(s)[0].astype(np.int8) if acting else self._idle_mask.copy()
+        if self.observation_kind == "flat":
+            return np.concatenate([obs, mask.astype(np.float32)])
         return {"observation": obs.copy(), "action_mask": mask}
 
     # --- rendering

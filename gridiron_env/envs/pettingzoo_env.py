@@ -14,6 +14,10 @@ such an id is an illegal action, handled by the env as below, wrapped or not); `
   zero: for the other agent, and for both once the game is over, it marks only id 0, "end turn" (a
   placeholder for masked samplers: that agent's step is not taken, or takes None once it is done). No
   observation shows a hidden ball or the other team's secret special.
+- ``observation="flat"``: ``observe(agent)`` is one float32 Box [FEATURES_SIZE + 291] instead of the
+  dict: the ``features`` then the same action mask as 0.0 / 1.0 (``FLAT_LAYOUT`` names the two slices),
+  so that wrappers that take only a Box (SuperSuit's ``frame_stack_v1``, ``dtype_v0``,
+  ``pettingzoo_env_to_vec_env_v1``) work; after a frame stack the current mask is the last 291 values.
 - Rewards: +1 to the winner, -1 to the loser when the game ends (an illegal action included), 0 to both
   on truncation (``GameConfig.max_steps`` agent actions); ``score_reward_scale`` > 0 adds, on every step,
   that scale times the change of (own score - other score).
@@ -33,9 +37,15 @@ such an id is an illegal action, handled by the env as below, wrapped or not); `
   wraps past 2**64 - 1 to 0); a negative or non-int seed is a ValueError. ``reset``'s ``options`` must
   be None or a dict; its entries are unused (PettingZoo's api_test passes some).
 
+``parallel_env(**options)`` is the same game as a PettingZoo ParallelEnv (PettingZoo's
+``turn_based_aec_to_parallel`` over ``raw_env``): each ``step(actions)`` takes a dict of both agents'
+actions and plays only that of the agent to act (its infos' ``"active_agent"``; the other agent's action is
+ignored, so give it anything, e.g. its mask's one id); rewards are those of that one AEC step; once the game
+is over ``agents`` is empty until ``reset``.
+
 Options (keywords): ``render_mode`` (None, "human" prints the text board after each step, "ansi",
 "rgb_array"), ``config`` (a GameConfig) and/or GameConfig fields (``target_score=7``, ...),
-``observation``, ``illegal_action``, ``score_reward_scale``, ``offence_up`` (rendering only).
+``observation`` ("features", "planes" or "flat"), ``illegal_action``, ``score_reward_scale``, ``offence_up`` (rendering only).
 ``game_state`` is the engine State (batch of one); ``set_state(state)`` continues from a given position.
 """
 
@@ -51,6 +61,7 @@ from ..config import GameConfig
 from ..core import NUM_ACTIONS
 from ..core import step as engine_step
 from ..core.engine import recompute_legal
+from ..core.observe import FEATURES_SIZE, OBS_HIGH, OBS_LOW
 from ..core.state import State
 from .common import (
     AGENTS, IGNORED_ROW_ACTION, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, SEED_MODULUS, action_space,
@@ -59,6 +70,11 @@ from .common import (
 from .selfplay import (
     RENDER_MODES, advance, check_render_mode, check_scale, init_games, make_config, team_rewards,
 )
+
+# "flat": the features and the action mask in one Box (for wrappers that take no Dict space)
+AEC_OBSERVATION_KINDS = OBSERVATION_KINDS + ("flat",)
+FLAT_SIZE = FEATURES_SIZE + NUM_ACTIONS
+FLAT_LAYOUT = {"features": slice(0, FEATURES_SIZE), "action_mask": slice(FEATURES_SIZE, FLAT_SIZE)}
 
 _ENV_OPTIONS = ("render_mode", "config", "observation", "illegal_action", "score_reward_scale", "offence_up")
 
@@ -79,6 +95,15 @@ def env(**kwargs):
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
+def parallel_env(**kwargs):
+    """The PettingZoo ParallelEnv of one game (``turn_based_aec_to_parallel`` over :class:`raw_env`; see
+    the module docstring). ``parallel_env(observation="flat")`` gives the Box observations SuperSuit's
+    wrappers need."""
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+    return turn_based_aec_to_parallel(raw_env(**kwargs))
+
+
 class raw_env(AECEnv, EzPickle):
     """One game of Gridiron as a PettingZoo AEC env (see the module docstring)."""
 
@@ -96,7 +121,7 @@ class raw_env(AECEnv, EzPickle):
                           illegal_action=illegal_action, score_reward_scale=score_reward_scale,
                           offence_up=offence_up, **config_fields)
         super().__init__()
-        check_choice("observation", observation, OBSERVATION_KINDS)
+        check_choice("observation", observation, AEC_OBSERVATION_KINDS)
         check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         if not isinstance(offence_up, bool):
             raise ValueError(f"offence_up must be True or False, got {offence_up!r}")
@@ -111,11 +136,16 @@ class raw_env(AECEnv, EzPickle):
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         # Spaces are built once: api_test requires the same object on every call (space seeding).
-        mask_space = spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)
-        self.observation_spaces = {
-            a: spaces.Dict({"observation": observation_space(observation), "action_mask": mask_space})
-            for a in AGENTS
-        }
+        if observation == "flat":
+            low = np.concatenate([np.full(FEATURES_SIZE, OBS_LOW), np.zeros(NUM_ACTIONS)]).astype(np.float32)
+            high = np.concatenate([np.full(FEATURES_SIZE, OBS_HIGH), np.ones(NUM_ACTIONS)]).astype(np.float32)
+            self.observation_spaces = {a: spaces.Box(low, high, dtype=np.float32) for a in AGENTS}
+        else:
+            mask_space = spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)
+            self.observation_spaces = {
+                a: spaces.Dict({"observation": observation_space(observation), "action_mask": mask_space})
+                for a in AGENTS
+            }
         self.action_spaces = {a: action_space() for a in AGENTS}
         # the mask of an agent that is not to act: only the placeholder id (never an all-zero mask)
         self._idle_mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
@@ -237,12 +267,18 @@ class raw_env(AECEnv, EzPickle):
         team = AGENTS.index(agent)
         obs = self._cache[team]
         if obs is None:  # once per state and team: the encoder is the costly part
-            obs = encode(self.game_state, team, self.observation_kind, self.config)
-            obs = obs[0] if self.observation_kind == "features" else {k: v[0] for k, v in obs.items()}
+            kind = "features" if self.observation_kind == "flat" else self.observation_kind
+            obs = encode(self.game_state, team, kind, self.config)
+            obs = obs[0] if kind == "features" else {k: v[0] for k, v in obs.items()}
             self._cache[team] = obs
         state = self.game_state
         mask = state.legal[0].astype(np.int8) if state.to_act[0] == team else self._idle_mask.copy()
         # copies: a caller editing its observation in place must not change the cached one
+        if self.observation_kind == "flat":
+            flat = np.empty(FLAT_SIZE, dtype=np.float32)
+            flat[:FEATURES_SIZE] = obs
+            flat[FEATURES_SIZE:] = mask
+            return flat
         if self.observation_kind == "features":
             return {"observation": obs.copy(), "action_mask": mask}
         return {"observation": {k: v.copy() for k, v in obs.items()}, "action_mask": mask}
