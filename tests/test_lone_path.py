@@ -13,7 +13,7 @@ import pytest
 
 import gridiron_env as g
 from gridiron_env.core import actions as A
-from gridiron_env.core import engine
+from gridiron_env.core import engine, rules
 from gridiron_env.core.chance import ScriptedChance
 from gridiron_env.core.state import FIELDS, GAME_OVER, PLAY, SCRAMBLE
 
@@ -185,7 +185,7 @@ def _positions(config, count, seed):
 
 def _same_as_engine(base, config, lone_call, engine_call):
     a, b = base.copy(), base.copy()
-    engine._STEP.config, engine._STEP.chance = config, engine.CounterChance()
+    rules.STEP.config, rules.STEP.chance = config, engine.CounterChance()
     lone_call(a)
     engine_call(b)
     assert _lone_bytes(a) == _lone_bytes(b), [n for n, x, y in zip(FIELDS, _lone_bytes(a), _lone_bytes(b)) if x != y]

@@ -24,6 +24,8 @@ import numpy as np
 from ..config import GameConfig
 from .actions import FIELD_GOAL, LEAD_BLOCKER, PUNT_BASE, SPECIALS
 from .formations import DEFENCE_FORMATIONS, OFFENCE_FORMATIONS, OFFENCE_PLACEMENT
+from .invariants import find_violations
+from .legal import recompute_legal
 from .geometry import (
     DISTANCE, FIRST_FIELD_ROW, FRAME_LANE, FRAME_ROW, HASH_BAND, LAST_FIELD_ROW, N_LANES, N_ROWS, N_SQUARES,
     QB, TAGS,
@@ -360,9 +362,6 @@ def from_diagram(text: str, config: GameConfig | None = None) -> State:
     board rows may be left out (empty), and the carrier may be marked on the board with ``@`` instead of
     a ``ball:`` line.
     """
-    from .engine import recompute_legal  # lazy: the engine imports this module for error messages
-    from .invariants import find_violations
-
     if not isinstance(text, str):
         raise _DiagramTypeError(f"diagram: a diagram is a str, got {type(text).__name__}")
     if len(text) > MAX_DIAGRAM_CHARS:

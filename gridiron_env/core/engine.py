@@ -8,113 +8,34 @@ the defence's turn, roll again, until the play ends.
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
-from ..config import DEFAULT_CONFIG, ArgumentTypeError, GameConfig
+from ..config import DEFAULT_CONFIG, GameConfig
 from . import actions as A
+from .diagram import to_diagram
 from .chance import CounterChance, _uniform_at, check_seed, game_keys, seed_keys
 from .formations import DEFENCE_PLACEMENT, OFFENCE_PLACEMENT
 from .geometry import (
-    DEFENDED_END_ZONE, DIAGONAL, DISTANCE, END_ZONE_DEPTH, FIRST_FIELD_ROW, FORWARD_DIRECTIONS, FRAME_LANE,
-    FRAME_ROW, HASH_BAND, KICKOFF_SQUARE, LAST_FIELD_ROW, LINE_OFFSETS, N_DIRECTIONS, N_LANES, N_ROWS,
-    N_SLOTS, N_SQUARES, NEIGHBOUR, QB, SCORING_END_ZONE, SQUARE_LANE, SQUARE_ROW,
+    DEFENDED_END_ZONE, DISTANCE, FIRST_FIELD_ROW, FORWARD_DIRECTIONS, FRAME_LANE, FRAME_ROW, HASH_BAND,
+    LAST_FIELD_ROW, LINE_OFFSETS, N_DIRECTIONS, N_LANES, N_ROWS, N_SLOTS, N_SQUARES, NEIGHBOUR, QB,
+    SCORING_END_ZONE, SQUARE_LANE, SQUARE_ROW,
 )
-from .odds import field_goal_target
+from .legal import compute_legal, legal_action_mask, push_walk, recompute_legal  # noqa: F401  (re-exported)
+from .rules import (
+    ALL_KICKOFF, CARRIER_TD, CONTEST_ROUND, CONTEST_ROUNDS, DIRS, FIELD_GOAL_TARGET_BY_ROW, FORWARD, GAME_SLOTS,
+    MAX_DEFENCE_DICE, MAX_OFFENCE_DICE, NEIGHBOUR_FLAT, PASS_OFFENCE_DICE, RAY, STEP, TD_ROW,
+    IllegalActionError, batch_rows, check_chance, check_config, check_state, field_goal_distance_for_row,
+    frame_los, gap_cost_per_square, kick_available, move_cost, slot_base, team_of,
+    throw_kind,
+)
 from .state import (
     DEFENCE_FORMATION, GAME_OVER, KICK_DECISION, OFFENCE_FORMATION, PLAY, SCRAMBLE, SPECIALS_PICK, State,
 )
 
 
-class _StepContext(threading.local):
-    """The config and chance source of the engine call in progress (set by ``step``, ``init`` and
-    ``recompute_legal``), read by the rule functions rather than passed down through every one. One pair
-    per thread: two threads stepping their own batches, with other configs, never see each other's."""
-
-    config: GameConfig | None = None
-    chance = None
 
 
-_STEP = _StepContext()
 
-
-class IllegalActionError(ValueError):
-    """An action that is not legal for the team to act. Nothing in the batch was changed."""
-
-    def __init__(self, message, game=None, action=None, legal_actions=()):
-        super().__init__(message)
-        self.game = game
-        self.action = action
-        self.legal_actions = tuple(legal_actions)
-
-
-# --- precomputed tables --------------------------------------------------------------------------------
-
-_GAME_SLOTS = np.arange(11)
-_DIRS = np.arange(N_DIRECTIONS)
-_MOVE_COST = np.where(DIAGONAL, 2, 1).astype(np.int16)  # rule 13
-_ALL_KICKOFF = np.array(KICKOFF_SQUARE, dtype=np.int16)
-_LINEMAN_SLOT = np.zeros(22, dtype=bool)
-_LINEMAN_SLOT[1:6] = True
-_FORWARD = np.array(FORWARD_DIRECTIONS)
-
-
-def _ray_table():
-    """RAY[team, square, direction, k] = square k+1 steps away in that team's frame, -1 off the grid."""
-    ray = np.full((2, N_SQUARES, N_DIRECTIONS, N_ROWS), -1, dtype=np.int16)
-    cur = np.broadcast_to(np.arange(N_SQUARES)[None, :, None], (2, N_SQUARES, N_DIRECTIONS)).astype(np.int64)
-    for k in range(N_ROWS):
-        nxt = np.where(cur >= 0, NEIGHBOUR[np.arange(2)[:, None, None], np.maximum(cur, 0), _DIRS], -1)
-        ray[..., k] = nxt
-        cur = nxt
-    return ray
-
-
-RAY = _ray_table()
-_DISTANCE_FLAT = DISTANCE.reshape(-1)
-_NEIGHBOUR_FLAT = NEIGHBOUR.reshape(-1)  # [(team * N_SQUARES + square) * N_DIRECTIONS + direction]
-
-# The move mask gathers each mover's 8 neighbours straight from the (unpadded) board. An off-grid step
-# points back at the mover's own square: his own slot stands there, which reads as blocked (a teammate,
-# never the enemy carrier nor a lineman a defender may swap with), so the gather needs no padding and no
-# bounds checks. _NB_SELF[team * _NB_ROWS + square + 1, direction]; the row of square -1 (not on the
-# field) is masked off by the caller.
-_NB_ROWS = N_SQUARES + 1
-_NB_SELF = np.zeros((2, _NB_ROWS, N_DIRECTIONS), dtype=np.intp)
-_NB_SELF[:, 1:] = np.where(NEIGHBOUR >= 0, NEIGHBOUR, np.arange(N_SQUARES)[None, :, None])
-_NB_SELF = _NB_SELF.reshape(2 * _NB_ROWS, N_DIRECTIONS)
-# _AFFORD[points as uint8 * 2 + qb_pays_double] = [11 * 8] bool: the mover can pay that step (rule 13);
-# only slot 0 of the offence (the quarterback) may pay double. Indexed by the int8 points' byte, so
-# negative points (128-255) afford nothing and any count of 4 or more affords every step.
-_AFFORD = np.zeros((256, 2, 11, N_DIRECTIONS), dtype=bool)
-for _double in range(2):
-    _cost = np.broadcast_to(_MOVE_COST, (11, N_DIRECTIONS)).copy()
-    _cost[0] *= 1 + _double
-    _AFFORD[:128, _double] = _cost[None] <= np.arange(128)[:, None, None]
-_AFFORD = _AFFORD.reshape(512, 11 * N_DIRECTIONS)
-_PUSH_REACH = RAY.shape[-1]
-
-# Field-goal 3-dice target by the LOS row in the offence's frame (rule 21); 99 = out of range.
-_FIELD_GOAL_TARGET_BY_ROW = np.array(
-    [99 if r < FIRST_FIELD_ROW else (field_goal_target(4 * (r - END_ZONE_DEPTH + 1) + 17) or 99)
-     for r in range(N_ROWS)], dtype=np.int64)
-
-
-def field_goal_distance_for_row(frame_row):
-    """Yards of a field goal from an LOS ``frame_row`` (offence frame, rows counted from its goal end)."""
-    return 4 * (np.asarray(frame_row) - END_ZONE_DEPTH + 1) + 17
-
-
-# --- small helpers -------------------------------------------------------------------------------------
-
-def _slot_base(s: State, idx, team):
-    """First slot of ``team`` in each game: 0 if it is the offence, else 11."""
-    return np.where(s.offence[idx] == team, 0, 11)
-
-
-def _team_of(s: State, idx, slot):
-    return np.where(slot < 11, s.offence[idx], 1 - s.offence[idx])
 
 
 def _move_player(s: State, idx, slot, to_square, frm=None):
@@ -138,45 +59,10 @@ def _move_player(s: State, idx, slot, to_square, frm=None):
     s.ball_square[idx[carrying]] = to_square[carrying]
 
 
-def _speedy_qb(s: State, idx):
-    return s.special.reshape(-1).take(idx * 2 + s.offence[idx]) == A.SPEEDY_QB  # flat take: no 2-d index
-
-
-def _qb_factor(s: State, idx, slot, speedy=None):
-    """The quarterback pays double unless his team has Speedy QB (rule 13). ``speedy``: _speedy_qb, when
-    the caller has it already."""
-    qb = slot == QB
-    if speedy is None:
-        if not qb.any():  # no quarterback among them: nobody pays double, and no need to look up specials
-            return np.ones(qb.shape, dtype=np.int64)
-        speedy = _speedy_qb(s, idx)
-    return np.where(qb & ~speedy, 2, 1)
-
 
 # --- init ------------------------------------------------------------------------------------------------
 
 MAX_BATCH = 2**31 - 1  # games in one batch (memory runs out long before: State.bytes_per_game() each)
-
-
-def _check_config(config) -> GameConfig:
-    """The config of a call: None gives the defaults; anything but a GameConfig is refused."""
-    if config is None:
-        return DEFAULT_CONFIG
-    if not isinstance(config, GameConfig):
-        raise ArgumentTypeError(f"config must be a GameConfig or None, got {config!r} ({type(config).__name__}); "
-                                "a dict of settings becomes one with GameConfig.from_dict")
-    return config
-
-
-def _check_state(state) -> None:
-    if not isinstance(state, State):
-        raise ArgumentTypeError(f"state must be a State (as init returns), got {type(state).__name__}")
-
-
-def _check_chance(chance) -> None:
-    if chance is not None and not callable(getattr(chance, "draw", None)):
-        raise ArgumentTypeError(f"chance must be None or a chance source with a draw() method "
-                                f"(CounterChance, ScriptedChance), got {type(chance).__name__}")
 
 
 def init(batch_size: int | None = None, seed: int = 0, config: GameConfig | None = None, chance=None,
@@ -190,8 +76,8 @@ def init(batch_size: int | None = None, seed: int = 0, config: GameConfig | None
     Python and numpy ints are accepted; bools, floats, negatives and too-large ints raise ValueError
     naming the argument.
     """
-    config = _check_config(config)
-    _check_chance(chance)
+    config = check_config(config)
+    check_chance(chance)
     if batch_size is not None and (isinstance(batch_size, (bool, np.bool_))
                                    or not isinstance(batch_size, (int, np.integer))
                                    or not 1 <= batch_size <= MAX_BATCH):
@@ -217,7 +103,7 @@ def init(batch_size: int | None = None, seed: int = 0, config: GameConfig | None
     idx = np.arange(batch_size)
     s.opener[:] = chance.draw(s, idx, 2, 1, "coin toss")[:, 0]  # rule 28
     s.drives[idx, s.opener] = 1
-    _new_series(s, idx, s.opener, _ALL_KICKOFF[s.opener])
+    _new_series(s, idx, s.opener, ALL_KICKOFF[s.opener])
     if config.specials:  # both teams pick before the first down, team one first (rule 24)
         s.phase[:] = SPECIALS_PICK
         s.to_act[:] = 0
@@ -290,7 +176,7 @@ def _change_possession(s: State, idx, team, square, config=None):
     """
     if idx.size == 0:
         return
-    config = config or _STEP.config
+    config = config or STEP.config
     team = np.asarray(team, dtype=np.int64)
     square = np.asarray(square, dtype=np.int64)
     if square.ndim == 0:
@@ -355,13 +241,13 @@ def _change_possession(s: State, idx, team, square, config=None):
     go = ~over
     g = idx[go]
     t = team[go]
-    sq = np.where(square[go] < 0, _ALL_KICKOFF[t], square[go])
+    sq = np.where(square[go] < 0, ALL_KICKOFF[t], square[go])
     s.drives[g, t] += 1
     _new_series(s, g, t, sq)
 
 
 def _chance_draw(s, idx, high, count, what):
-    return _STEP.chance.draw(s, idx, high, count, what)
+    return STEP.chance.draw(s, idx, high, count, what)
 
 
 def _score(s: State, idx, team, points):
@@ -431,7 +317,7 @@ def _gain_possession(s: State, idx, slot, recovery=False):
         return
     slot = np.asarray(slot, dtype=np.int64)
     sq = s.player_square[idx, slot].astype(np.int64)
-    team = _team_of(s, idx, slot)
+    team = team_of(s, idx, slot)
     s.ball_holder[idx] = slot
     s.ball_square[idx] = sq
     s.ball_hidden[idx] = False
@@ -450,25 +336,14 @@ def _carrier_moved(s: State, idx):
     if idx.size == 0:
         return
     holder = s.ball_holder[idx]
-    key = _TD_ROW.take(s.offence[idx] * 23 + holder + 1) + s.ball_square[idx]
-    td = _CARRIER_TD.take(key)
+    key = TD_ROW.take(s.offence[idx] * 23 + holder + 1) + s.ball_square[idx]
+    td = CARRIER_TD.take(key)
     if td.any():
         idx = idx[td]
-        team = _team_of(s, idx, holder[td].astype(np.int64))
+        team = team_of(s, idx, holder[td].astype(np.int64))
         _touchdown(s, idx, team)
 
 
-# _CARRIER_TD[_TD_ROW[offence * 23 + ball holder + 1] + ball square]: the ball is carried and stands in
-# the end zone the carrier's team attacks (his team is the offence for slots 0-10). One gather from the
-# game's fields instead of working out the carrier's team first. Rows hold square -1 first (never a
-# touchdown), so _TD_ROW points one past each row's start.
-_TD_ROW = np.arange(2 * 23, dtype=np.intp) * (N_SQUARES + 1) + 1
-_CARRIER_TD = np.zeros((2, 23, N_SQUARES + 1), dtype=bool)
-_CARRIER_TD[0, 1:12, 1:] = SCORING_END_ZONE[0]
-_CARRIER_TD[0, 12:, 1:] = SCORING_END_ZONE[1]
-_CARRIER_TD[1, 1:12, 1:] = SCORING_END_ZONE[1]
-_CARRIER_TD[1, 12:, 1:] = SCORING_END_ZONE[0]
-_CARRIER_TD = _CARRIER_TD.reshape(-1)
 
 
 def _in_play(s, idx):
@@ -483,12 +358,12 @@ def _begin_round(s: State, idx):
         return
     rolls = s.rolls[idx] + 1
     s.rolls[idx] = rolls
-    capped = rolls > _STEP.config.max_rolls_per_down
+    capped = rolls > STEP.config.max_rolls_per_down
     go = idx
     if capped.any():
         dead = idx[capped]
         holder = s.ball_holder[dead].astype(np.int64)
-        owner = np.where(holder >= 0, _team_of(s, dead, np.maximum(holder, 0)), s.last_holder_team[dead])
+        owner = np.where(holder >= 0, team_of(s, dead, np.maximum(holder, 0)), s.last_holder_team[dead])
         s.ball_hidden[dead] = False
         _ball_dead(s, dead, owner, s.ball_square[dead])
         go = idx[~capped]
@@ -545,9 +420,6 @@ def _place(s, idx, slots, placement_squares):
     s.board[idx[:, None], sq] = slots[None, :]
 
 
-def _frame_los(s, idx):
-    return FRAME_ROW[s.offence[idx], s.los_row[idx].astype(np.int64) * N_LANES]
-
 
 def _band_index(s, idx):
     return FRAME_LANE[s.offence[idx], s.los_lane[idx].astype(np.int64)] - HASH_BAND[0]
@@ -555,7 +427,7 @@ def _band_index(s, idx):
 
 def _do_offence_formation(s, idx, formation):
     s.formation[idx, 0] = formation
-    _place(s, idx, np.arange(11), OFFENCE_PLACEMENT[formation, _frame_los(s, idx), _band_index(s, idx)])
+    _place(s, idx, np.arange(11), OFFENCE_PLACEMENT[formation, frame_los(s, idx), _band_index(s, idx)])
     # The ball is snapped to the quarterback.
     s.ball_holder[idx] = QB
     s.ball_square[idx] = s.player_square[idx, QB]
@@ -563,17 +435,12 @@ def _do_offence_formation(s, idx, formation):
     s.to_act[idx] = 1 - s.offence[idx]
 
 
-def _kick_available(s, idx):
-    """(field goal in range, punt allowed) for each game (rule 9)."""
-    in_range = _FIELD_GOAL_TARGET_BY_ROW[_frame_los(s, idx)] < 99
-    return in_range, s.down[idx] == 4
-
 
 def _do_defence_formation(s, idx, formation):
     s.formation[idx, 1] = formation
-    _place(s, idx, np.arange(11, 22), DEFENCE_PLACEMENT[formation, _frame_los(s, idx), _band_index(s, idx)])
+    _place(s, idx, np.arange(11, 22), DEFENCE_PLACEMENT[formation, frame_los(s, idx), _band_index(s, idx)])
     s.strong[idx] = _chance_draw(s, idx, 2, 5, "strong linemen") == 1  # rule 8
-    fg, punt = _kick_available(s, idx)
+    fg, punt = kick_available(s, idx)
     decide = fg | punt
     k = idx[decide]
     s.phase[k] = KICK_DECISION
@@ -582,16 +449,16 @@ def _do_defence_formation(s, idx, formation):
 
 
 def _do_field_goal(s, idx):
-    frame_los = _frame_los(s, idx)
+    los = frame_los(s, idx)
     offence = s.offence[idx].astype(np.int64)
-    if _STEP.config.kick_mode == "dice":
+    if STEP.config.kick_mode == "dice":
         total = (_chance_draw(s, idx, 6, 3, "field goal") + 1).sum(axis=1)
-        good = total >= _FIELD_GOAL_TARGET_BY_ROW[frame_los]
+        good = total >= FIELD_GOAL_TARGET_BY_ROW[los]
     else:
         total = (_chance_draw(s, idx, 6, 3, "field goal reach") + 1).sum(axis=1)
         reach = 8 + 4 * total
         answer = _chance_draw(s, idx, 1_000_000, 1, "field goal answer")[:, 0]
-        good = (reach >= field_goal_distance_for_row(frame_los)) & (answer < _STEP.config.paper_answer_chance * 1e6)
+        good = (reach >= field_goal_distance_for_row(los)) & (answer < STEP.config.paper_answer_chance * 1e6)
     _score(s, idx[good], offence[good], 3)
     _change_possession(s, idx[good], 1 - offence[good], -1)
     miss = idx[~good]
@@ -603,7 +470,7 @@ def _do_punt(s, idx, rows):
     """Punt: lands target + uniform -2..+2 rows downfield, same lane; no return (rule 22)."""
     offence = s.offence[idx].astype(np.int64)
     spread = _chance_draw(s, idx, 5, 1, "punt spread")[:, 0] - 2
-    land = _frame_los(s, idx) - rows - spread
+    land = frame_los(s, idx) - rows - spread
     touchback = land < FIRST_FIELD_ROW
     _change_possession(s, idx[touchback], 1 - offence[touchback], -1)
     ok = ~touchback
@@ -614,15 +481,11 @@ def _do_punt(s, idx, rows):
     _change_possession(s, idx[ok], 1 - offence[ok], row_abs * N_LANES + lane_abs)
 
 
-def _move_costs(s, idx, slot, direction):
-    return _MOVE_COST[direction] * _qb_factor(s, idx, slot)
-
-
 def _do_move(s, idx, slot, direction):
     # (flat takes rather than 2-d fancy indices: the same values, at a fraction of the cost in a big batch)
     team = s.to_act[idx].astype(np.int64)
     frm = s.player_square.reshape(-1).take(idx * N_SLOTS + slot).astype(np.int64)
-    to = _NEIGHBOUR_FLAT.take((team * N_SQUARES + frm) * N_DIRECTIONS + direction).astype(np.int64)
+    to = NEIGHBOUR_FLAT.take((team * N_SQUARES + frm) * N_DIRECTIONS + direction).astype(np.int64)
     occupant = s.board.reshape(-1).take(idx * N_SQUARES + to).astype(np.int64)
 
     scramble = s.phase[idx] == SCRAMBLE
@@ -632,7 +495,7 @@ def _do_move(s, idx, slot, direction):
         idx, team, slot, frm, to, occupant, direction = (
             idx[keep], team[keep], slot[keep], frm[keep], to[keep], occupant[keep], direction[keep])
 
-    cost = _move_costs(s, idx, slot, direction)
+    cost = move_cost(s, idx, slot, direction)
     plain = occupant < 0
     if plain.all():  # no tackle and no swap (the common case)
         s.points[idx, team] -= cost.astype(np.int8)
@@ -756,74 +619,16 @@ def _do_follow(s, idx, slot):
     _carrier_moved(s, idx)
 
 
-# The squares of each forward line from a carrier: [team * N_SQUARES + square] -> [3, reach], -1 off the
-# grid; a short reach first (almost every push resolves within it), the whole line for the rest.
-_PUSH_SHORT_REACH = 8
-_RAY_FORWARD = {reach: np.ascontiguousarray(RAY[:, :, _FORWARD, :reach]).reshape(2 * N_SQUARES, 3, reach)
-                for reach in (_PUSH_SHORT_REACH, N_ROWS)}
-_RAY_FORWARD_FIRST = np.ascontiguousarray(RAY[:, :, _FORWARD, 0]).reshape(-1, 3)  # each line's first square
-
-
-def _push_walk(s, idx, team, carrier_square, reach=_PUSH_SHORT_REACH):
-    """The push of rule 16 in each forward direction: the line of teammates from the carrier must end on
-    an empty square; one defender may be in it, shoved only by a strong lineman right behind him.
-
-    Returns (legal [n,3], shoves a defender [n,3], slot of the teammate pushed [n,3] or -1), computed from
-    the occupants along each line at once (no walk square by square).
-    """
-    n = idx.size
-    board = s.board.reshape(-1)
-    # each carrier's row of the line tables; the lines' first squares for every carrier, whole lines only
-    # for those that start with a teammate
-    key = team * N_SQUARES + carrier_square
-    row = (idx * N_SQUARES)[:, None]
-
-    def occupants(squares, rows):
-        # off the grid (-1) reads as a wall (-2); the gather there is harmless and discarded
-        return np.where(squares >= 0, board.take(squares + rows), -2).astype(np.intp)
-
-    attacking = (team == s.offence[idx])[:, None]  # the pushing team is the offence (slots 0-10)
-    first = occupants(_RAY_FORWARD_FIRST.take(key, axis=0), row)  # [n, 3]
-    teammate_first = (first >= 0) & ((first < 11) == attacking)
-    legal = np.zeros((n, 3), dtype=bool)
-    shove = np.zeros((n, 3), dtype=bool)
-    game, j = teammate_first.nonzero()
-    if game.size:
-        m = game.size
-        att = attacking[game]  # [m, 1]
-        occ = occupants(_RAY_FORWARD[reach].reshape(-1, reach).take(key[game] * 3 + j, axis=0), row[game])
-        # The line stops at the first square past the first that is not a teammate (k1); a defender there
-        # shoved by a strong lineman of the offence right behind him lets it run on to the next (k2).
-        stop = (occ < 0) | ((occ < 11) != att)
-        stop[:, 0] = False
-        base = np.arange(m) * reach
-        k1 = stop.argmax(axis=1)
-        found1 = stop.ravel()[base + k1]
-        at1 = occ.ravel()[base + k1]
-        behind = occ.ravel()[base + k1 - 1]
-        strong = s.strong[idx[game], np.minimum(np.maximum(behind - 1, 0), 4)] & (behind >= 1) & (behind <= 5)
-        shove[game, j] = line_shove = found1 & (at1 >= 0) & strong & att[:, 0]
-        after = stop & (np.arange(reach) > k1[:, None])
-        k2 = after.argmax(axis=1)
-        found2 = after.ravel()[base + k2]
-        at2 = occ.ravel()[base + k2]
-        legal[game, j] = found1 & ((at1 == -1) | (line_shove & found2 & (at2 == -1)))
-        unresolved = ~found1 | (line_shove & ~found2)
-        if unresolved.any() and reach < N_ROWS:  # a line longer than the short reach: see it whole
-            u = np.unique(game[unresolved])
-            legal[u], shove[u], _ = _push_walk(s, idx[u], team[u], carrier_square[u], N_ROWS)
-    return legal, shove, np.where(teammate_first, first, -1)
-
 
 def _do_push(s, idx, slot):
     team = s.to_act[idx].astype(np.int64)
     carrier = s.ball_holder[idx].astype(np.int64)
     csq = s.ball_square[idx].astype(np.int64)
     r = np.arange(idx.size)
-    _, shove, first = _push_walk(s, idx, team, csq)
+    _, shove, first = push_walk(s, idx, team, csq)
     j = np.argmax(first == slot[:, None], axis=1)  # which forward direction holds the pushed teammate
-    direction = _FORWARD[j]
-    cost = _move_costs(s, idx, carrier, direction) * np.where(shove[r, j], 2, 1)
+    direction = FORWARD[j]
+    cost = move_cost(s, idx, carrier, direction) * np.where(shove[r, j], 2, 1)
     s.points[idx, team] -= cost.astype(np.int8)
     # The line: squares along the push direction up to the first empty one, which the last man fills.
     # Every man in it moves one square at once: clear their squares, then stand them one further on.
@@ -847,54 +652,10 @@ def _do_gap(s, idx, slot):
     lineman_square = s.player_square[idx, slot].astype(np.int64)
     csq = s.ball_square[idx].astype(np.int64)
     beyond = 2 * lineman_square - csq  # straight on past the lineman, same direction (rule 17)
-    s.points[idx, team] -= (2 * _gap_cost_per_square(s, idx, carrier)).astype(np.int8)
+    s.points[idx, team] -= (2 * gap_cost_per_square(s, idx, carrier)).astype(np.int8)
     _move_player(s, idx, carrier, beyond)
     _carrier_moved(s, idx)
 
-
-def _gap_cost_per_square(s, idx, carrier, speedy=None):
-    return _qb_factor(s, idx, carrier, speedy) + 1  # 2 a square, 3 for a quarterback without Speedy QB
-
-
-def _throw_kind_table():
-    """THROW_KIND[team, thrower + 1, receiver + 1]: 0 handoff, 1 lateral, 2 forward pass (rule 18).
-
-    Squares are shifted by one so that -1 (numpy's last square, as the row and distance tables read it)
-    has a row of its own; one gather then replaces two table lookups and their arithmetic.
-    """
-    sq = np.arange(-1, N_SQUARES)
-    forward = FRAME_ROW[:, sq][:, None, :] < FRAME_ROW[:, sq][:, :, None]
-    adjacent = DISTANCE[sq[:, None], sq[None, :]] == 1
-    return np.where(forward, 2, np.where(adjacent, 0, 1)[None]).astype(np.int8).reshape(-1)
-
-
-_THROW_KIND = _throw_kind_table()
-
-
-def _gap_beyond_table():
-    """GAP_BEYOND[team, carrier + 1, lineman + 1]: the square a gap run past that lineman lands on (rule
-    17), -1 unless the lineman stands just ahead of the carrier (straight or diagonal, in the team's
-    forward direction) with that square on the grid. Squares shifted by one as in _THROW_KIND."""
-    sq = np.arange(-1, N_SQUARES)
-    row, lane = SQUARE_ROW[sq], SQUARE_LANE[sq]
-    d_row = row[None, :] - row[:, None]  # [carrier, lineman]
-    d_lane = lane[None, :] - lane[:, None]
-    beyond_row, beyond_lane = row[None, :] + d_row, lane[None, :] + d_lane
-    on = (beyond_row >= 0) & (beyond_row < N_ROWS) & (beyond_lane >= 0) & (beyond_lane < N_LANES)
-    table = np.full((2,) + d_row.shape, -1, dtype=np.int16)
-    for team, forward in ((0, -1), (1, 1)):
-        ok = on & (d_row == forward) & (np.abs(d_lane) <= 1)
-        table[team][ok] = (beyond_row * N_LANES + beyond_lane)[ok]
-    return table.reshape(-1)
-
-
-_GAP_BEYOND = _gap_beyond_table()
-
-
-def _throw_kind(s, idx, team, thrower_square, receiver_square):
-    """0 handoff, 1 lateral, 2 forward pass (rule 18)."""
-    row = (np.asarray(team) * (N_SQUARES + 1) + thrower_square + 1) * (N_SQUARES + 1)
-    return _THROW_KIND.take(row + receiver_square + 1)
 
 
 def pass_dice(s: State, idx, receiver_slot):
@@ -908,11 +669,11 @@ def pass_dice(s: State, idx, receiver_slot):
     thrower = s.ball_holder[idx].astype(np.int64)
     tsq = s.ball_square[idx].astype(np.int64)
     rsq = s.player_square[idx, receiver_slot].astype(np.int64)
-    dbase = 11 - _slot_base(s, idx, team)
-    defenders = s.player_square[idx[:, None], dbase[:, None] + _GAME_SLOTS[None, :]].astype(np.int64)
+    dbase = 11 - slot_base(s, idx, team)
+    defenders = s.player_square[idx[:, None], dbase[:, None] + GAME_SLOTS[None, :]].astype(np.int64)
     dist = DISTANCE[defenders, rsq[:, None]].astype(np.int64)
     nearest = dist.min(axis=1)
-    off = _PASS_OFFENCE_DICE.take(nearest)
+    off = PASS_OFFENCE_DICE.take(nearest)
     sure = s.special[idx, team] == A.SURE_HANDS
     off = np.where((off > 0) & sure, off + 1, off)
     dfn = np.where(dist == 1, 2, np.where(dist <= 3, 1, 0)).sum(axis=1)
@@ -934,22 +695,13 @@ def _defenders_in_lane(s, idx, thrower_square, receiver_square, defending_team):
     return (valid & (occ >= 0) & (occ_team == defending_team[:, None])).sum(axis=1)
 
 
-_MAX_OFFENCE_DICE = 7
-# offence dice by the nearest defender's distance to the receiver: 1, 3 or 6 within 3 squares, else none
-_PASS_OFFENCE_DICE = np.zeros(N_ROWS + 1, dtype=np.int64)
-_PASS_OFFENCE_DICE[1:4] = (1, 3, 6)
-_MAX_DEFENCE_DICE = 36
-
-
-_CONTEST_ROUND = _MAX_OFFENCE_DICE + _MAX_DEFENCE_DICE  # stream draws one round of the contest takes
-_CONTEST_ROUNDS = 3  # rounds drawn at once from counter streams (a tie in all of them is rare)
 
 
 def _contest(s, idx, off, dfn):
     """Highest single die wins, ties rolled again (rule 19). True where the offence wins."""
     result = np.zeros(idx.size, dtype=bool)
     pending = np.arange(idx.size)
-    if type(_STEP.chance) is CounterChance:
+    if type(STEP.chance) is CounterChance:
         # A counter stream's draws depend only on their positions: read several rounds at once, keep each
         # game's first decisive one and set its counter just past that round, exactly where the round by
         # round loop below would leave it (with far fewer passes, as ties are common). Only the positions
@@ -959,25 +711,25 @@ def _contest(s, idx, off, dfn):
             counter = s.rng_counter[g]
             o_n, d_n = off[pending], dfn[pending]
             o_width, d_width = int(o_n.max()), max(int(d_n.max()), 1)
-            in_round = np.concatenate([np.arange(o_width), _MAX_OFFENCE_DICE + np.arange(d_width)])
-            positions = (np.arange(_CONTEST_ROUNDS)[:, None] * _CONTEST_ROUND + in_round).reshape(-1)
-            faces = _uniform_at(s.rng_key[g], counter, 6, positions).reshape(-1, _CONTEST_ROUNDS, in_round.size)
+            in_round = np.concatenate([np.arange(o_width), MAX_OFFENCE_DICE + np.arange(d_width)])
+            positions = (np.arange(CONTEST_ROUNDS)[:, None] * CONTEST_ROUND + in_round).reshape(-1)
+            faces = _uniform_at(s.rng_key[g], counter, 6, positions).reshape(-1, CONTEST_ROUNDS, in_round.size)
             o_max = np.where(np.arange(o_width) < o_n[:, None, None], faces[:, :, :o_width], -1).max(axis=2)
             d_max = np.where(np.arange(d_width) < d_n[:, None, None], faces[:, :, o_width:], -1).max(axis=2)
             decisive = o_max != d_max  # [m, rounds]
             first = decisive.argmax(axis=1)
             done = decisive[np.arange(g.size), first]
-            used = np.where(done, first + 1, _CONTEST_ROUNDS).astype(np.uint64)
-            s.rng_counter[g] = counter + used * np.uint64(_CONTEST_ROUND)
+            used = np.where(done, first + 1, CONTEST_ROUNDS).astype(np.uint64)
+            s.rng_counter[g] = counter + used * np.uint64(CONTEST_ROUND)
             result[pending[done]] = (o_max > d_max)[done, first[done]]
             pending = pending[~done]
         return result
     while pending.size:
         g = idx[pending]
-        o = _chance_draw(s, g, 6, _MAX_OFFENCE_DICE, "pass contest offence")
-        d = _chance_draw(s, g, 6, _MAX_DEFENCE_DICE, "pass contest defence")
-        o_max = np.where(np.arange(_MAX_OFFENCE_DICE)[None, :] < off[pending][:, None], o, -1).max(axis=1)
-        d_max = np.where(np.arange(_MAX_DEFENCE_DICE)[None, :] < dfn[pending][:, None], d, -1).max(axis=1)
+        o = _chance_draw(s, g, 6, MAX_OFFENCE_DICE, "pass contest offence")
+        d = _chance_draw(s, g, 6, MAX_DEFENCE_DICE, "pass contest defence")
+        o_max = np.where(np.arange(MAX_OFFENCE_DICE)[None, :] < off[pending][:, None], o, -1).max(axis=1)
+        d_max = np.where(np.arange(MAX_DEFENCE_DICE)[None, :] < dfn[pending][:, None], d, -1).max(axis=1)
         result[pending] = o_max > d_max
         pending = pending[o_max == d_max]
     return result
@@ -987,7 +739,7 @@ def _do_throw(s, idx, slot):
     team = s.to_act[idx].astype(np.int64)
     tsq = s.ball_square[idx].astype(np.int64)
     rsq = s.player_square[idx, slot].astype(np.int64)
-    kind = _throw_kind(s, idx, team, tsq, rsq)
+    kind = throw_kind(s, idx, team, tsq, rsq)
 
     # Handoff: free; a backward one banks a point (rule 18).
     h = kind == 0
@@ -1038,8 +790,8 @@ def _intercept(s, idx, throwing_team, receiver_square, thrower_square):
     ball; the offence's turn ends and the defence runs it back with its points (rule 20)."""
     if idx.size == 0:
         return
-    dbase = 11 - _slot_base(s, idx, throwing_team)
-    slots = dbase[:, None] + _GAME_SLOTS[None, :]
+    dbase = 11 - slot_base(s, idx, throwing_team)
+    slots = dbase[:, None] + GAME_SLOTS[None, :]
     sq = s.player_square[idx[:, None], slots].astype(np.int64)
     key = (DISTANCE[sq, receiver_square[:, None]].astype(np.int64) * 1_000_000
            + DISTANCE[sq, thrower_square[:, None]].astype(np.int64) * 10_000
@@ -1050,225 +802,6 @@ def _intercept(s, idx, throwing_team, receiver_square, thrower_square):
     _gain_possession(s, idx, interceptor)
     _end_turn(s, idx[s.phase[idx] == PLAY])
 
-
-# --- legal actions ----------------------------------------------------------------------------------------
-
-def _rows(s: State, idx):
-    """``idx`` as an index for whole-batch arrays: a plain slice when it is every game (callers pass
-    sorted unique game indices), which spares numpy a gather or scatter of whole rows."""
-    return slice(None) if idx.size == s.phase.shape[0] else idx
-
-
-def _compute_legal(s: State, idx):
-    """Fill ``s.legal`` for the games ``idx`` from their state, writing each phase's rows in place."""
-    if idx.size == 0:
-        return
-    out = s.legal
-    rows = _rows(s, idx)
-    phase = s.phase[rows]
-    out[rows] = False
-    if idx.size == 1:  # one game: its phase alone decides (no per-phase subsets)
-        present = (int(phase[0]),)
-    else:
-        present = np.bincount(phase, minlength=GAME_OVER + 1).nonzero()[0]
-    for ph in present:
-        if ph == GAME_OVER:
-            continue
-        sub = idx if len(present) == 1 else idx[phase == ph]
-        if ph == PLAY:
-            _legal_play(s, sub, out)
-        elif ph == SCRAMBLE:
-            _legal_scramble(s, sub, out)
-        elif ph == SPECIALS_PICK:
-            out[_rows(s, sub), A.SPECIAL_BASE:A.SPECIAL_BASE + 4] = True
-        elif ph == OFFENCE_FORMATION:
-            out[_rows(s, sub), A.OFFENCE_FORMATION_BASE:A.DEFENCE_FORMATION_BASE] = True
-        elif ph == DEFENCE_FORMATION:
-            out[_rows(s, sub), A.DEFENCE_FORMATION_BASE:A.SPECIAL_BASE] = True
-        elif ph == KICK_DECISION:
-            fg, punt = _kick_available(s, sub)
-            out[sub, A.PLAY_ON] = True
-            out[sub, A.FIELD_GOAL] = fg
-            out[sub, A.PUNT_BASE:A.PUNT_BASE + _STEP.config.longest_punt] = punt[:, None]
-
-
-def _acting_squares(s, idx):
-    """(team to act, it is the defence, slots [n, 11], their squares [n, 11], side: 0 offence 1 defence)
-    of the games ``idx``."""
-    team = s.to_act[idx].astype(np.intp)
-    defending = team != s.offence[idx]
-    side = defending.astype(np.intp)
-    # slots 0-10 and 11-21 are the two halves of each game's row: one row gather (a flat take, much
-    # cheaper than a 2-d fancy index) picks the acting half
-    squares = s.player_square.reshape(-1, 11).take(idx * 2 + side, axis=0).astype(np.intp)
-    slots = side[:, None] * 11 + _GAME_SLOTS[None, :]
-    return team, defending, slots, squares, side
-
-
-def _neighbour_occupants(s, idx, team, squares):
-    """Occupant of each of the 8 neighbours of each square [n, 11] -> int8 [n, 11, 8] (see _NB_SELF)."""
-    target = _NB_SELF.take(team[:, None] * _NB_ROWS + squares + 1, axis=0)
-    target += (idx * N_SQUARES)[:, None, None]
-    return s.board.reshape(-1).take(target)
-
-
-# [acting side * _CARRIER_ROWS + ball holder + 1]: the holder is the acting side's carrier (his slot half,
-# offence 0-10, matches the side), and the enemy carrier's slot (-3, matching no occupant, when the ball is
-# loose or the acting side's).
-_CARRIER_ROWS = 23
-_WEAK_BIT = np.array([2, 4, 8, 16, 32], dtype=np.uint8)  # bit k + 1 for strong-lineman flag k (slot k + 1)
-_HOLDER = np.arange(-1, 22)
-_OWN_CARRIER = np.stack([(_HOLDER >= 0) & (_HOLDER < 11), _HOLDER >= 11]).reshape(-1)
-_ENEMY_CARRIER = np.where((_HOLDER >= 0) & ~_OWN_CARRIER.reshape(2, -1), _HOLDER, -3).astype(np.int8).reshape(-1)
-
-
-def _write_side_rows(out, base, width, idx, side, rows):
-    """Write ``rows`` [n, width] into the ids ``base + side * width + k`` of the games ``idx``: per-slot
-    actions of the offence's slots (side 0) or the defence's (side 1).
-
-    A C-contiguous mask (every mask in ``step``, a fresh copy) is written through a window view whose row r
-    is the ``width`` bytes from flat position r, so each game's run of ids is one row picked by a single
-    flat index: a plain row scatter, far cheaper than two fancy indices. Any other layout goes through
-    [batch, 2, width] view (splitting the last axis of a 2-d array is always a view)."""
-    if out.flags.c_contiguous:
-        flat = out.reshape(-1)
-        window = np.ndarray((flat.size - width + 1, width), dtype=np.bool_, buffer=flat, strides=(1, 1))
-        window[idx * out.shape[1] + (base + side * width)] = rows
-    else:
-        out[:, base:base + 2 * width].reshape(out.shape[0], 2, width)[idx, side] = rows
-
-
-def _legal_scramble(s, idx, out):
-    """Write the masks of the scramble games ``idx`` into their (cleared) rows of ``out``."""
-    n = idx.size
-    out[idx, A.END_TURN] = True
-    team, defending, slots, squares, side = _acting_squares(s, idx)
-    free = (_neighbour_occupants(s, idx, team, squares) == -1) & (squares >= 0)[:, :, None]
-    _write_side_rows(out, A.MOVE_BASE, 11 * N_DIRECTIONS, idx, side, free.reshape(n, -1))
-
-
-def _legal_play(s, idx, out):
-    """Write the masks of the games ``idx`` in play into their (cleared) rows of ``out``."""
-    n = idx.size
-    out[idx, A.END_TURN] = True
-    team, defending, slots, squares, side = _acting_squares(s, idx)
-    pts = s.points.reshape(-1).take(idx * 2 + team)
-    holder = s.ball_holder[idx]
-    carrier_key = side * _CARRIER_ROWS + holder + 1
-    own_carrier = _OWN_CARRIER.take(carrier_key)
-    enemy_carrier = _ENEMY_CARRIER.take(carrier_key)
-
-    speedy = _speedy_qb(s, idx)
-    # Moves (rules 13-14). A side without points has none (a step costs at least one, a swap two): those
-    # games, among them every game whose turn is about to end on its own, skip the neighbour lookups.
-    mv = (pts > 0).nonzero()[0]
-    if mv.size == n:
-        _legal_moves(s, idx, out, team, defending, side, squares, pts, enemy_carrier, speedy)
-    elif mv.size:
-        _legal_moves(s, idx[mv], out, team[mv], defending[mv], side[mv], squares[mv], pts[mv], enemy_carrier[mv],
-                     speedy[mv])
-
-    # Lead Blocker follow (rule 24).
-    fsq = s.follow_square[idx]
-    f = (fsq >= 0).nonzero()[0]
-    if f.size:
-        # DISTANCE[a, b] as a flat take (a = -1 wraps to the last row either way)
-        follow_ok = (_DISTANCE_FLAT.take(squares[f] * N_SQUARES + fsq[f, None]) == 1) & (
-            slots[f] != s.follow_mover[idx[f], None])
-        _write_side_rows(out, A.FOLLOW_BASE, 11, idx[f], side[f], follow_ok)
-
-    # Carrier actions: push, gap, throw (rules 16-18).
-    c = own_carrier.nonzero()[0]
-    if c.size:
-        ci = idx[c]
-        cteam = team[c]
-        csq = s.ball_square[ci].astype(np.intp)
-        cpts = pts[c]
-        carrier = holder[c].astype(np.intp)
-        qb_factor = _qb_factor(s, ci, carrier, speedy[c])
-        # push: a step costs at least a point, so carriers without points skip the walk
-        pw = (cpts > 0).nonzero()[0]
-        if pw.size:
-            pci = ci if pw.size == c.size else ci[pw]
-            push_legal, shove, first = _push_walk(s, pci, cteam[pw], csq[pw])
-            if push_legal.any():
-                push_cost = _PUSH_STEP_COST * qb_factor[pw, None] * np.where(shove, 2, 1)
-                pushing, j = np.nonzero(push_legal & (push_cost <= cpts[pw, None]))
-                out[pci[pushing], A.PUSH_BASE + first[pushing, j]] = True
-        # gap (offence only: strong linemen are the offence's), at 4 points or more
-        offence_carrier = ~defending[c]
-        g = (offence_carrier & (2 * (qb_factor + 1) <= cpts)).nonzero()[0]  # 2 squares at _gap_cost_per_square
-        if g.size:
-            gi = ci[g]
-            line_sq = s.player_square[gi, 1:6].astype(np.intp)  # [m,5]
-            beyond = _GAP_BEYOND.take(((cteam[g] * (N_SQUARES + 1) + csq[g] + 1) * (N_SQUARES + 1))[:, None]
-                                      + line_sq + 1)
-            # where there is no landing square (-1) the gather is harmless and discarded
-            beyond_free = (beyond >= 0) & (s.board.reshape(-1).take(beyond + (gi * N_SQUARES)[:, None]) < 0)
-            out[gi, A.GAP_BASE:A.GAP_BASE + 5] = s.strong[gi] & beyond_free
-        # throw: what the game allows (bit 0 a lateral, bit 1 a forward pass) and each receiver's kind of
-        # throw and eligibility pick his entry of _THROW_OK in one gather
-        two = cpts >= 2
-        behind_los = FRAME_ROW[cteam, csq] > FRAME_ROW[cteam, s.los_row[ci].astype(np.intp) * N_LANES]
-        allowed = two + 2 * (offence_carrier & ~s.forward_pass_used[ci] & behind_los & two)
-        kind = _throw_kind(s, ci, cteam[:, None], csq[:, None], squares[c])
-        throw_ok = _THROW_OK.take((allowed * 6)[:, None] + kind * 2 + _LINEMAN_RECEIVER)
-        throw_ok &= slots[c] != carrier[:, None]
-        _write_side_rows(out, A.THROW_BASE, 11, ci, side[c], throw_ok)
-
-
-# _THROW_OK[allowed * 6 + kind * 2 + lineman]: a handoff (kind 0) is always legal, a lateral (1) when the
-# game allows laterals, a forward pass (2) when it allows one and the receiver is no interior lineman (rule
-# 18). A forward pass is only ever allowed to the offence, whose receivers k are slots k, so the lineman
-# flag goes by position in the side (_LINEMAN_RECEIVER).
-_THROW_OK = np.zeros((4, 3, 2), dtype=bool)
-_THROW_OK[:, 0] = True
-_THROW_OK[[1, 3], 1] = True
-_THROW_OK[[2, 3], 2, 0] = True
-_THROW_OK = _THROW_OK.reshape(-1)
-_LINEMAN_RECEIVER = _LINEMAN_SLOT[:11].astype(np.intp)
-_PUSH_STEP_COST = _MOVE_COST[_FORWARD][None, :]  # a push's step cost in each forward direction
-
-
-def _legal_moves(s, idx, out, team, defending, side, squares, pts, enemy_carrier, speedy):
-    """Write the move ids of the games ``idx`` (in play, acting side with points) into ``out``."""
-    n = idx.size
-    # Moves (rules 13-14): what stands on each target square decides. Empty or the enemy carrier (a
-    # tackle): the step's cost; a weak offensive lineman, for a defender: a swap for 2 points; else blocked.
-    occ = _neighbour_occupants(s, idx, team, squares)
-    open_ = (occ == -1) | (occ == enemy_carrier[:, None, None])
-    qb_double = ~defending & ~speedy
-    afford = _AFFORD.take(pts.astype(np.uint8).astype(np.intp) * 2 + qb_double, axis=0)
-    move_ok = open_.reshape(n, -1) & afford
-    # Swaps: bit k of ``weak`` (k = 1..5) marks lineman slot k as one this defender may go through. The
-    # occupant, as uint8 capped at 7, picks its bit (empty, 255, and slots 6+ land on the unused bit 7),
-    # so the test is a few byte-wide passes instead of a per-game lookup gather.
-    # Only the defence's games with 2 points or more (about half) are worked on.
-    d = (defending & (pts >= 2)).nonzero()[0]
-    if d.size:
-        weak = (~s.strong[idx[d]]).view(np.uint8) @ _WEAK_BIT  # a tiny integer matmul: cheaper than packbits
-        weak &= ~(np.uint8(1) << np.minimum(enemy_carrier[d].view(np.uint8), 7))  # the enemy carrier is tackled
-        bit = np.minimum(occ[d].view(np.uint8), 7)
-        move_ok[d] |= ((weak[:, None, None] >> bit) & 1).view(bool).reshape(d.size, -1)
-    off_field = squares < 0
-    if off_field.any():
-        move_ok &= np.repeat(~off_field, N_DIRECTIONS, axis=1)
-    _write_side_rows(out, A.MOVE_BASE, 11 * N_DIRECTIONS, idx, side, move_ok)
-
-
-def recompute_legal(state: State, config: GameConfig | None = None) -> None:
-    """Recompute the cached legal mask of every game in place (after editing a state by hand)."""
-    _check_state(state)
-    _STEP.config = _check_config(config)
-    idx = np.arange(state.batch_size)
-    _compute_legal(state, idx)
-    state.legal[state.phase == GAME_OVER] = False
-
-
-def legal_action_mask(state: State) -> np.ndarray:
-    """bool [batch, NUM_ACTIONS]: the legal actions of the team to act (all False once a game is over)."""
-    _check_state(state)
-    return state.legal.copy()
 
 
 # --- step ---------------------------------------------------------------------------------------------------
@@ -1284,7 +817,7 @@ def _end_spent_turns(s: State, idx):
     mask pass once their turn has ended. A sufficient test, not the exact one: _refresh's check on the
     mask catches the rest (a side boxed in)."""
     for _ in range(10_000):
-        rows = _rows(s, idx)
+        rows = batch_rows(s, idx)
         team = s.to_act[rows].astype(np.intp)  # -1 once over: reads a neighbour's points, masked by phase
         spent = (s.phase[rows] == PLAY) & (s.points.reshape(-1).take(idx * 2 + team) == 0)
         holder = s.ball_holder[rows]
@@ -1299,7 +832,7 @@ def _end_spent_turns(s: State, idx):
         if follow.any():  # a follow: a teammate beside the square just left, not the man who left it
             f = follow.nonzero()[0]
             fi = idx[f]
-            mates, occupant = _teammates_beside(s, fi, team[f], attacking[f], s.follow_square[fi], _DIRS)
+            mates, occupant = _teammates_beside(s, fi, team[f], attacking[f], s.follow_square[fi], DIRS)
             spent[f] &= ~(mates & (occupant != s.follow_mover[fi, None])).any(axis=1)
         if not spent.any():
             return
@@ -1321,12 +854,12 @@ def _teammates_beside(s, idx, team, attacking, square, directions):
 
 def _refresh(s: State, idx, config):
     """Recompute masks; end turns whose only legal action is End turn (rule 11)."""
-    _STEP.config = config
+    STEP.config = config
     _end_spent_turns(s, idx)
-    _compute_legal(s, idx)
+    compute_legal(s, idx)
     check = idx
     for _ in range(10_000):
-        rows = _rows(s, check)
+        rows = batch_rows(s, check)
         phase = s.phase[rows]
         only_end = _IN_PLAY.take(phase) & ~s.legal[rows, 1:].any(axis=1)
         auto = check[only_end]
@@ -1335,9 +868,9 @@ def _refresh(s: State, idx, config):
         scramble = s.phase[auto] == SCRAMBLE
         _scramble_step_done(s, auto[scramble])
         _end_turn(s, auto[~scramble])
-        _compute_legal(s, auto)
+        compute_legal(s, auto)
         check = auto  # the other games are unchanged: their masks already offer more than End turn
-    # (finished games need no clearing: _compute_legal cleared every row it covered, and writes none
+    # (finished games need no clearing: compute_legal cleared every row it covered, and writes none
     # for a game over)
 
 
@@ -1427,18 +960,18 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
     """
     # (the checks inline: a lone game's step takes ~20 us, and a function call costs ~0.1 us)
     if type(state) is not State:
-        _check_state(state)
+        check_state(state)
     if config is None:
         config = DEFAULT_CONFIG
     elif type(config) is not GameConfig:
-        config = _check_config(config)
+        config = check_config(config)
     if state.phase.shape[0] == 1 and (chance is None or type(chance) is CounterChance) and (
             active is None or (type(active) is np.ndarray and active.dtype == np.bool_ and active.shape == (1,)
                                and active.item())):
         lone = _lone.step_one(state, actions, config)  # plain Python over the one game (see lone.py)
         if lone is not None:
             return lone
-    _check_chance(chance)
+    check_chance(chance)
     batch_size = state.batch_size
     actions, huge = _check_actions(actions, batch_size)
     stepping = ~state.terminated & ~state.truncated
@@ -1451,7 +984,7 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
     live = stepping.nonzero()[0]
     if huge is not None and live.size:
         _raise_illegal(state, int(live[0]), huge)
-    a = actions[_rows(state, live)].astype(np.int64)
+    a = actions[batch_rows(state, live)].astype(np.int64)
     in_space = a.view(np.uint64) < A.NUM_ACTIONS  # negative ids wrap to huge values
     ok = in_space & state.legal[live, np.where(in_space, a, 0)]
     if not ok.all():
@@ -1460,17 +993,17 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
         _raise_illegal(state, game, int(actions[game]))  # (the id as given: a uint64 past int64 too)
     # in place only when every field is C-contiguous: the handlers write through flat views
     s = state if reuse_input and state.is_contiguous() else state.copy()
-    _STEP.config, _STEP.chance = config, chance or CounterChance()
+    STEP.config, STEP.chance = config, chance or CounterChance()
     try:
         _apply(s, live, a)
-        rows = _rows(s, live)
+        rows = batch_rows(s, live)
         s.steps[rows] += 1
         cap = live[(s.steps[rows] >= config.max_steps) & ~s.terminated[rows]]
         if cap.size:
             _truncate(s, cap)
         _refresh(s, live, config)
     finally:
-        _STEP.chance = None
+        STEP.chance = None
     return s
 
 
@@ -1480,8 +1013,8 @@ def start_drive(state: State, games, team, los_row, lane, config: GameConfig | N
     For drive environments and tests: the specials phase is skipped (picks stay as they are), the down
     starts with the offence's formation. ``los_row`` must be in the field of play (3-26).
     """
-    _check_state(state)
-    config = _check_config(config)
+    check_state(state)
+    config = check_config(config)
     given = games
     games = np.atleast_1d(np.asarray(games))
     if games.size == 0 and games.ndim == 1:
@@ -1551,8 +1084,6 @@ def _raise_illegal(state, game, action):
     the pick, or the rng stream, which the error may be shown to that team."""
     names = [A.ACTION_NAMES[i] for i in np.flatnonzero(state.legal[game])]
     label = A.ACTION_NAMES[action] if 0 <= action < A.NUM_ACTIONS else "(not an action id)"
-    from .diagram import to_diagram  # lazy: the diagram module imports this one
-
     team = int(state.to_act[game])
     team = team if team in (0, 1) else -1  # (a spectator's view: no game in play has no team to act)
     try:

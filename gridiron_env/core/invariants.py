@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..config import ArgumentTypeError
+from .legal import recompute_legal
 from .geometry import FRAME_ROW, HASH_BAND, LAST_FIELD_ROW, FIRST_FIELD_ROW, N_LANES, N_SLOTS
 from .state import (
     DEFENCE_FORMATION, GAME_OVER, KICK_DECISION, OFFENCE_FORMATION, PLAY, SCRAMBLE, SPECIALS_PICK, State,
@@ -88,8 +89,6 @@ def find_violations(s: State, check_mask: bool = False, config=None) -> list[tup
     flag((s.drives < 0).any(axis=1), "negative drive count")
 
     if check_mask:
-        from .engine import recompute_legal
-
         fresh = s.copy()
         recompute_legal(fresh, config)
         flag((fresh.legal != s.legal).any(axis=1), "cached legal mask differs from the rules")

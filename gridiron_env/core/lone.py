@@ -26,13 +26,17 @@ from operator import itemgetter
 import numpy as np
 
 from . import actions as A
-from . import engine as E
+from . import engine as E  # (the rarer handlers, until the lone path has its own)
 from .chance import _MASK64, GOLDEN, UNIT_53, CounterChance, _uniform, splitmix64_int
 from .formations import DEFENCE_PLACEMENT, OFFENCE_PLACEMENT
 from .geometry import (
     DEFENDED_END_ZONE, DIAGONAL, DISTANCE, END_ZONE_DEPTH, FIRST_FIELD_ROW, FORWARD_DIRECTIONS, FRAME_LANE,
     FRAME_ROW, HASH_BAND, KICKOFF_SQUARE, LAST_FIELD_ROW, LINE_OFFSETS, N_LANES, N_ROWS, NEIGHBOUR,
     SCORING_END_ZONE, SQUARE_LANE, SQUARE_ROW,
+)
+from .rules import (
+    CARRIER_TD, CONTEST_ROUND, CONTEST_ROUNDS, FIELD_GOAL_TARGET_BY_ROW, GAP_BEYOND, LINEMAN_RECEIVER,
+    MAX_OFFENCE_DICE, PASS_OFFENCE_DICE, STEP, TD_ROW, THROW_KIND, THROW_OK,
 )
 from .state import (
     DEFENCE_FORMATION, GAME_OVER, KICK_DECISION, OFFENCE_FORMATION, PLAY, SCRAMBLE, SPECIALS_PICK, State,
@@ -52,13 +56,13 @@ _KIND = A.ACTION_KIND.tolist()
 _ARG = A.ACTION_ARG.tolist()
 _DIRECTION = A.ACTION_DIRECTION.tolist()
 _N_SQ1 = NEIGHBOUR.shape[1] + 1
-_THROW_KIND = E._THROW_KIND.astype(np.uint8).tobytes()  # flat [(team * 541 + thrower + 1) * 541 + receiver + 1]
-_GAP_BEYOND = array("h", E._GAP_BEYOND.astype(np.int16).tobytes())  # the same layout
-_THROW_OK = E._THROW_OK.tolist()
-_LINEMAN_RECEIVER = E._LINEMAN_RECEIVER.tolist()
+_THROW_KIND = THROW_KIND.astype(np.uint8).tobytes()  # flat [(team * 541 + thrower + 1) * 541 + receiver + 1]
+_GAP_BEYOND = array("h", GAP_BEYOND.astype(np.int16).tobytes())  # the same layout
+_THROW_OK = THROW_OK.tolist()
+_LINEMAN_RECEIVER = LINEMAN_RECEIVER.tolist()
 _PUSH_STEP_COST = [_MOVE_COST[d] for d in FORWARD_DIRECTIONS]
-_CARRIER_TD = E._CARRIER_TD.tobytes()
-_TD_ROW = E._TD_ROW.tolist()
+_CARRIER_TD = CARRIER_TD.tobytes()
+_TD_ROW = TD_ROW.tolist()
 
 
 def _forward_lines():
@@ -290,7 +294,7 @@ def _compute_legal(s: State) -> bool:
         los = _FRAME_ROW[s.offence.item()][s.los_row.item() * N_LANES]
         mask[A.FIELD_GOAL] = _FG_IN_RANGE[los]
         if s.down.item() == 4:
-            mask[A.PUNT_BASE:A.PUNT_BASE + E._STEP.config.longest_punt] = b"\1" * E._STEP.config.longest_punt
+            mask[A.PUNT_BASE:A.PUNT_BASE + STEP.config.longest_punt] = b"\1" * STEP.config.longest_punt
         s.legal[0] = np.frombuffer(mask, dtype=_MASK_DTYPE)
     else:
         s.legal[0] = _PHASE_MASKS[phase]
@@ -375,14 +379,14 @@ def _end_turn(s: State) -> None:
     if s.to_act.item() == o:
         s.to_act[0] = 1 - o
     else:
-        _begin_round(s, E._STEP.config)
+        _begin_round(s, STEP.config)
 
 
 # --- downs, possessions and scores (engine's bookkeeping, one game) -----------------------------------
 
 _DEFENDED_END_ZONE = DEFENDED_END_ZONE.tolist()
 _KICKOFF = list(KICKOFF_SQUARE)
-_FG_TARGET = E._FIELD_GOAL_TARGET_BY_ROW.tolist()
+_FG_TARGET = FIELD_GOAL_TARGET_BY_ROW.tolist()
 
 
 def _team_of(s: State, slot: int) -> int:
@@ -451,7 +455,7 @@ def _change_possession(s: State, team: int, square: int) -> None:
         other = 1 - opener
         score = s.score.tolist()[0]
         opener_score, other_score = score[opener], score[other]
-        target = E._STEP.config.target_score
+        target = STEP.config.target_score
         if other_score >= target and opener_score < target:
             over, winner = True, other
         elif opener_score >= target:
@@ -526,7 +530,7 @@ def _do_field_goal(s: State) -> None:
     """engine._do_field_goal (rule 21)."""
     offence = s.offence.item()
     los = _FRAME_ROW[offence][s.los_row.item() * N_LANES]
-    config = E._STEP.config
+    config = STEP.config
     if config.kick_mode == "dice":
         good = sum(_draws(s, 6, 3)) + 3 >= _FG_TARGET[los]
     else:
@@ -628,11 +632,11 @@ _OFFENCE_PLACEMENT = OFFENCE_PLACEMENT.tolist()  # [formation][frame LOS row][ba
 _DEFENCE_PLACEMENT = DEFENCE_PLACEMENT.tolist()
 _FRAME_LANE = FRAME_LANE.tolist()
 _HASH_BAND_0 = HASH_BAND[0]
-_FG_IN_RANGE = (E._FIELD_GOAL_TARGET_BY_ROW < 99).tolist()  # [frame LOS row]
+_FG_IN_RANGE = (FIELD_GOAL_TARGET_BY_ROW < 99).tolist()  # [frame LOS row]
 _SCORING_END_ZONE = SCORING_END_ZONE.tolist()
 _ROW, _LANE = SQUARE_ROW.tolist(), SQUARE_LANE.tolist()
-_PASS_OFFENCE_DICE = E._PASS_OFFENCE_DICE.tolist()
-_ROUND, _ROUNDS, _MAX_OFF = E._CONTEST_ROUND, E._CONTEST_ROUNDS, E._MAX_OFFENCE_DICE
+_PASS_OFFENCE_DICE = PASS_OFFENCE_DICE.tolist()
+_ROUND, _ROUNDS, _MAX_OFF = CONTEST_ROUND, CONTEST_ROUNDS, MAX_OFFENCE_DICE
 _LANE_SPAN = 2 * N_LANES - 1
 
 
@@ -689,7 +693,7 @@ def _do_defence_formation(s: State, formation: int) -> None:
         s.phase[0] = KICK_DECISION
         s.to_act[0] = offence
     else:
-        _begin_round(s, E._STEP.config)
+        _begin_round(s, STEP.config)
 
 
 def _do_handoff(s: State, slot: int, team: int, thrower_square: int, receiver_square: int) -> None:
@@ -853,7 +857,7 @@ def step_one(state: State, actions, config) -> State | None:
             or state.board.dtype != _BOARD_DTYPE):  # (the board is read as bytes)
         return None
     s = state.copy()
-    E._STEP.config, E._STEP.chance = config, _COUNTER_CHANCE
+    STEP.config, STEP.chance = config, _COUNTER_CHANCE
     try:
         kind = _KIND[a]
         if kind != _KIND_FOLLOW:
@@ -885,11 +889,11 @@ def step_one(state: State, actions, config) -> State | None:
         s.steps[0] = steps
         if steps >= config.max_steps and not s.terminated.item():  # engine._truncate: a valid end
             s.truncated[0] = True
-            s.phase[0] = E.GAME_OVER
+            s.phase[0] = GAME_OVER
             s.to_act[0] = -1
             s.ball_hidden[0] = False
             s.follow_square[0] = -1
         _refresh(s)
     finally:
-        E._STEP.chance = None
+        STEP.chance = None
     return s

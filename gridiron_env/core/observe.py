@@ -18,7 +18,7 @@ import numpy as np
 
 from ..config import GameConfig
 from .actions import SPECIALS
-from .engine import field_goal_distance_for_row
+from .rules import field_goal_distance_for_row
 from .formations import DEFENCE_FORMATIONS, OFFENCE_FORMATIONS
 from .geometry import FRAME_ROW, N_LANES, N_ROWS, N_SQUARES, SQUARE_LANE, SQUARE_ROW
 from .odds import field_goal_chance, paper_field_goal_chance

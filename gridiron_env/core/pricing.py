@@ -8,7 +8,8 @@ from fractions import Fraction
 import numpy as np
 
 from ..config import ArgumentTypeError
-from .engine import _throw_kind, pass_dice
+from .engine import pass_dice
+from .rules import throw_kind
 from .geometry import FRAME_ROW, N_LANES, N_SLOTS, TAGS
 from .odds import completion_chance_exact
 from .state import PLAY, State
@@ -72,7 +73,7 @@ def pass_price(state: State, receiver: str | int, game: int = 0) -> PassPrice:
         raise ValueError(f"game {game}: {TAGS[slot]} is not a teammate of the ball carrier {TAGS[holder]} "
                          "on the field, with their team to act")
     teams = np.array([team], dtype=np.int64)
-    kind = int(_throw_kind(state, g, teams, state.ball_square[g].astype(np.int64),
+    kind = int(throw_kind(state, g, teams, state.ball_square[g].astype(np.int64),
                            state.player_square[g, slot].astype(np.int64))[0])
     if kind == 0:
         return PassPrice("handoff", 0, 0, Fraction(1))
