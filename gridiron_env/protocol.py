@@ -274,3 +274,4 @@ def check_game(spec: GameSpec, config=None, seed: int = 0, batch_size: int = 6, 
 
 
 register_game("table_football", "gridiron_env.table_football.game:GAME")
+register_game("sports_dice", "gridiron_env.sports_dice.game:GAME")

@@ -9,6 +9,7 @@ import gymnasium
 IDS = {
     "gridiron_env/TableFootball-v0": ("table_football", "basic"),
     "gridiron_env/TableFootballClock-v0": ("table_football", "clock"),
+    "gridiron_env/SportsDice-v0": ("sports_dice", "basic"),
 }
 
 

@@ -1,0 +1,211 @@
+"""Text and image rendering of one Sports Dice game (numpy only).
+
+Both draw the field in a fixed frame: team one defends the left goal line and attacks to the right. The
+picture has a bar with the score, the Power Chip holder and the situation (the team with the ball, the
+down, the series target), the field strip (end zones, a line every 10 yards, the 50 drawn in the target
+colour while it is the target, the ball), and under it both sides' dice of the last roll with the dice of
+the winning play marked.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..table_football.render import draw_text
+from .state import (
+    DEFENCE_SIDE, DICE, END_ZONE, KEPT, MIDFIELD, PHASE_NAMES, ROLL_KICK, ROLL_NONE,
+    ROLL_PUNT, State, SYMBOL_SHORT, USED,
+)
+
+YARD_PX = 5  # pixels per yard
+END_ZONE_YARDS = 10
+BAR_PX = 44  # the score bar above the field
+FIELD_PX = 80  # the field strip's height
+DIE_PX = 34  # a die's square
+DICE_PX = 2 * DIE_PX + 3 * 8  # the dice panel under the field: two rows of dice
+WIDTH = (100 + 2 * END_ZONE_YARDS) * YARD_PX
+HEIGHT = BAR_PX + FIELD_PX + DICE_PX
+DICE_LEFT = 130  # pixel column of the first die
+
+GRASS = (40, 120, 50)
+LINE = (235, 235, 235)
+BALL = (120, 66, 20)
+TARGET = (250, 210, 0)  # the 50 while it is the series target
+CHIP_COLOUR = (255, 170, 0)
+TEAM_COLOURS = ((40, 90, 200), (200, 45, 45))
+BAR = (20, 20, 28)
+PANEL = (30, 30, 38)
+TEXT = (240, 240, 240)
+DIE = (235, 235, 225)
+DIE_TEXT = (20, 20, 20)
+MARK = (0, 230, 230)  # the frame of a die showing the winning play
+
+
+def absolute_yard(state: State, game: int, offence_yards) -> int:
+    """Yards from team one's goal line of a spot given in the offence's yards."""
+    y = int(offence_yards)
+    return y if int(state.offence[game]) == 0 else 100 - y
+
+
+def yard_column(yard: float) -> int:
+    """Pixel column of a yard line (team one's goal line is yard 0)."""
+    return int(round((END_ZONE_YARDS + yard) * YARD_PX))
+
+
+def _team(t: int) -> str:
+    return "ONE" if t == 0 else "TWO"
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1ST", 2: "2ND", 3: "3RD"}.get(n, f"{n}TH")
+
+
+def status_lines(state: State, game: int = 0) -> list[str]:
+    """The bar's text: [score line with the chip holder, situation line]."""
+    g = int(game)
+    s = state
+    score = f"ONE {int(s.score[g, 0])} - {int(s.score[g, 1])} TWO   CHIP {_team(int(s.chip[g]))}"
+    if s.terminated[g]:
+        situation = f"{_team(int(s.winner[g]))} WINS"
+    elif s.truncated[g]:
+        situation = "TRUNCATED"
+    else:
+        goal = "GOAL" if int(s.target[g]) == END_ZONE else "THE 50"
+        situation = f"{_team(int(s.offence[g]))} BALL ON {int(s.position[g])} {_ordinal(int(s.down[g]))} DOWN TO {goal}"
+    return [score, situation]
+
+
+def winning_dice(state: State, game: int = 0) -> np.ndarray:
+    """bool [2, 6]: the dice of the last roll that show the winning play (none for a kick or before the
+    winner is known); on a punt or field-goal roll, the offence's 10s and 20s (the kick's yards)."""
+    g = int(game)
+    out = np.zeros((2, DICE), dtype=bool)
+    kind = int(state.roll_kind[g])
+    if kind in (ROLL_PUNT, ROLL_KICK):
+        out[0] = state.dice[g, 0] <= 1
+    elif kind != ROLL_NONE and int(state.play[g]) >= 0:
+        side = int(state.roll_winner[g])
+        out[side] = state.dice[g, side] == int(state.play[g])
+    return out
+
+
+def roll_lines(state: State, game: int = 0) -> list[str]:
+    """The last roll in words: both sides' dice (winning dice in brackets), the contest and the play."""
+    g = int(game)
+    s = state
+    kind = int(s.roll_kind[g])
+    if kind == ROLL_NONE:
+        return ["no roll yet"]
+    marked = winning_dice(s, g)
+    roller = int(s.roll_offence[g])
+    rows = []
+    for side, team, label in ((0, roller, "offence"), (1, 1 - roller, "defence")):
+        dice = " ".join(f"[{SYMBOL_SHORT[d]}]" if m else SYMBOL_SHORT[d]
+                        for d, m in zip(s.dice[g, side].tolist(), marked[side]))
+        rows.append(f"{_team(team).lower()} {label} dice: {dice}  (count {int(s.counts[g, side])})")
+    if kind in (ROLL_PUNT, ROLL_KICK):
+        what = "punt" if kind == ROLL_PUNT else "field goal"
+        yards = 10 * int((s.dice[g, 0] == 0).sum()) + 20 * int((s.dice[g, 0] == 1).sum())
+        rows.append(f"{what} roll: {yards} yards")
+        return rows
+    call = int(s.chip_call[g])
+    note = {KEPT: ", tie: chip kept", USED: ", tie: chip used"}.get(call, "")
+    side = int(s.roll_winner[g])
+    if side < 0:
+        rows.append("counts tied: the chip holder decides")
+    else:
+        play = int(s.play[g])
+        chosen = "choosing its play" if play < 0 else f"play {SYMBOL_SHORT[play]}"
+        rows.append(f"{'defence' if side == DEFENCE_SIDE else 'offence'} dice win{note}: {chosen}")
+    return rows
+
+
+def render_rgb(state: State, game: int = 0) -> np.ndarray:
+    """uint8 [HEIGHT, WIDTH, 3]: the score bar, the field strip and the dice of one game."""
+    g = int(game)
+    if not (0 <= g < state.batch_size):
+        raise ValueError(f"game {game!r} is outside 0..{state.batch_size - 1}")
+    s = state
+    img = np.zeros((HEIGHT, WIDTH, 3), dtype=np.uint8)
+    img[:BAR_PX] = BAR
+    top, bottom = status_lines(s, g)
+    draw_text(img, top, 6, 8, TEXT)
+    draw_text(img, bottom, 26, 8, TEXT)
+    # the chip: a disc of its colour at the right end of the bar, framed in the holder's colour
+    yy, xx = np.mgrid[0:BAR_PX, 0:WIDTH]
+    cx, cy = WIDTH - 24, BAR_PX // 2
+    r2 = (yy - cy) ** 2 + (xx - cx) ** 2
+    img[:BAR_PX][r2 <= 15 ** 2] = TEAM_COLOURS[int(s.chip[g])]
+    img[:BAR_PX][r2 <= 11 ** 2] = CHIP_COLOUR
+    field = img[BAR_PX:BAR_PX + FIELD_PX]
+    field[:] = GRASS
+    ez = END_ZONE_YARDS * YARD_PX
+    field[:, :ez] = TEAM_COLOURS[0]  # team one's end zone (it defends the left goal line)
+    field[:, WIDTH - ez:] = TEAM_COLOURS[1]
+    for yard in range(0, 101, 10):
+        x = yard_column(yard)
+        field[:, max(x - 1, 0):x + 1] = LINE
+    if int(s.target[g]) == MIDFIELD:
+        x = yard_column(50)
+        field[:, x - 2:x + 2] = TARGET
+    bx = yard_column(absolute_yard(s, g, s.position[g]))
+    fy, fx = np.mgrid[0:FIELD_PX, 0:WIDTH]
+    cy = FIELD_PX // 2
+    field[((fy - cy) / 7.0) ** 2 + ((fx - bx) / 12.0) ** 2 <= 1.0] = BALL
+    off = int(s.offence[g])
+    tip = 1 if off == 0 else -1  # the attacking direction: an arrow of the offence's colour under the ball
+    for k in range(8):
+        x = bx + tip * (14 + k)
+        field[cy + 12 - (7 - k) // 2: cy + 13 + (7 - k) // 2, max(x, 0):max(x + 1, 0)] = TEAM_COLOURS[off]
+    panel = img[BAR_PX + FIELD_PX:]
+    panel[:] = PANEL
+    if int(s.roll_kind[g]) != ROLL_NONE:
+        marked = winning_dice(s, g)
+        roller = int(s.roll_offence[g])
+        for side in (0, 1):
+            team = roller if side == 0 else 1 - roller
+            y0 = 8 + side * (DIE_PX + 8)
+            draw_text(panel, f"{_team(team)} {'OFF' if side == 0 else 'DEF'}", y0 + 10, 8, TEAM_COLOURS[team])
+            for k in range(DICE):
+                x0 = DICE_LEFT + k * (DIE_PX + 8)
+                if marked[side, k]:
+                    panel[y0 - 3:y0 + DIE_PX + 3, x0 - 3:x0 + DIE_PX + 3] = MARK
+                panel[y0:y0 + DIE_PX, x0:x0 + DIE_PX] = DIE
+                draw_text(panel, SYMBOL_SHORT[int(s.dice[g, side, k])], y0 + 10, x0 + 6, DIE_TEXT)
+        x = DICE_LEFT + DICE * (DIE_PX + 8) + 10
+        kind = int(s.roll_kind[g])
+        if kind in (ROLL_PUNT, ROLL_KICK):
+            label = "PUNT" if kind == ROLL_PUNT else "KICK"
+        elif int(s.play[g]) >= 0:
+            label = f"PLAY {SYMBOL_SHORT[int(s.play[g])]}"
+        else:
+            label = "TIE" if int(s.roll_winner[g]) < 0 else "CHOOSING"
+        draw_text(panel, label, 8 + 10, x, TEXT)
+        if int(s.chip_call[g]) == USED:
+            draw_text(panel, "CHIP USED", 8 + DIE_PX + 8 + 10, x, CHIP_COLOUR)
+    return img
+
+
+def render_ansi(state: State, game: int = 0) -> str:
+    """A text picture of one game: the status, the field strip (21 cells of 5 yards, team one's goal line
+    on the left: ``o`` the ball, ``|`` the 50 while it is the target, ``>`` / ``<`` the attacking
+    direction), then the last roll (the dice of the winning play in brackets)."""
+    g = int(game)
+    if not (0 <= g < state.batch_size):
+        raise ValueError(f"game {game!r} is outside 0..{state.batch_size - 1}")
+    top, bottom = status_lines(state, g)
+    cells = ["."] * 21
+    cells[0] = cells[20] = "G"
+    if int(state.target[g]) == MIDFIELD:
+        cells[10] = "|"
+    cells[absolute_yard(state, g, state.position[g]) // 5] = "o"
+    arrow = ">" if int(state.offence[g]) == 0 else "<"
+    phase = PHASE_NAMES[int(state.phase[g])]
+    to_act = int(state.to_act[g])
+    who = "-" if to_act < 0 else _team(to_act).lower()
+    lines = [top, f"{bottom}  {arrow}  ({phase}, to act: {who})", "[1]" + "".join(cells) + "[2]"]
+    return "\n".join(lines + roll_lines(state, g)) + "\n"
+
+
+__all__ = ["render_rgb", "render_ansi", "status_lines", "roll_lines", "winning_dice", "yard_column",
+           "absolute_yard"]
