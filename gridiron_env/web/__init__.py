@@ -1,0 +1,22 @@
+"""Play Gridiron in a browser: a local web server (Starlette + uvicorn) and a plain HTML/JS page.
+
+``gridiron-serve`` (or ``python -m gridiron_env.web``) serves the page; the engine and the agents (the
+shipped bot at each level, the heuristic, the panel) run in the server, and the page receives only what
+the person's team may see. Modules: ``server`` (the app and the command), ``protocol`` (the messages and
+their checks), ``sessions`` (the games), ``views`` (what a team sees, its legal actions described for the
+screen), ``records`` (game records as JSON: save, check, replay). Needs the ``web`` extra.
+"""
+
+__all__ = ["create_app", "main"]
+
+
+def create_app(*args, **kwargs):
+    from .server import create_app as _create_app
+
+    return _create_app(*args, **kwargs)
+
+
+def main(argv=None) -> int:
+    from .server import main as _main
+
+    return _main(argv)
