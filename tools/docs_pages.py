@@ -89,7 +89,7 @@ def plane_table(planes: dict) -> str:
 def parse_table(markdown: str, header: str) -> list[list[str]]:
     """The body rows (cells, stripped, backticks removed) of the first table whose header row starts with
     ``header`` in ``markdown``."""
-    lines = markdown.splitlines()
+    lines = [line[4:] if line.startswith("    |") else line for line in markdown.splitlines()]  # a block
     for k, line in enumerate(lines):
         if line.startswith(header):
             rows = []
@@ -185,6 +185,14 @@ def docstring_block(obj, title: str = "Docstring") -> str:
 
 
 def _space(space) -> str:
+    """A space as code; a Box whose bounds differ by index (the flat observation) by its range and shape,
+    its bounds being given by slice in the page's tables (its repr would print every bound)."""
+    from gymnasium import spaces
+
+    if isinstance(space, spaces.Box) and not (space.low.min() == space.low.max()
+                                              and space.high.min() == space.high.max()):
+        return (f"`Box({space.low.min():g}..{space.high.max():g}, {space.shape}, {space.dtype})`, "
+                "bounds by slice (below)")
     return f"`{space!r}`"
 
 
@@ -271,8 +279,10 @@ GRIDIRON_ENVS = (
         "A new game dealt from the seed (`reset(seed=s)` plays the engine's game seeded s; a later "
         "`reset()` plays the next episode of the same stream). The learner's team is `learner_team`. "
         "`reset(options={\"state\": state})` starts from a given engine position (a State of one game).",
-        "**Terminated** when the game ends with a winner: a team reaches `target_score` (with overtime as "
-        "the rulebook's \"The end of the game\" says), or a team plays an illegal action. **Truncated** "
+        "**Terminated** when the game ends with a winner: at a change of possession once a team has "
+        "`target_score` points (the other team may be owed a final drive; a tie goes to overtime, won by "
+        "the first team to 4 overtime points; the rulebook's \"The end of the game\" has every case), or "
+        "when a team plays an illegal action. **Truncated** "
         "with no winner after `GameConfig.max_steps` agent actions (both teams' actions count) or "
         "`max_episode_steps` learner steps.",
         _GAME_REWARD),
@@ -330,8 +340,10 @@ serves both teams. No observation shows a hidden ball (the blind fumble scramble
 special while the picks are secret.
 
 `observation="features"` (default): float32 [{o.FEATURES_SIZE}], every value in [{o.OBS_LOW:g}, {o.OBS_HIGH:g}]
-(scores past twice the target are clipped). Each of the 22 player slots holds
-{len(o.PLAYER_FEATURES)} values: {", ".join(f"`{f}`" for f in o.PLAYER_FEATURES)}.
+(scores past twice the target are clipped). Each of the {o.N_PLAYER_SLOTS} player slots (the viewer's
+11 players, then the other team's 11, each in tag order) holds {len(o.PLAYER_FEATURES)} values: value f of
+slot k is at index {len(o.PLAYER_FEATURES)} k + f, f being
+{", ".join(f"{i} `{f}`" for i, f in enumerate(o.PLAYER_FEATURES))}.
 
 {layout_table(o.FEATURE_LAYOUT)}
 `observation="planes"`: a dict of `planes`, uint8 [{o.N_PLANES}, 30, 18] in the viewer's frame (row 0 = the
@@ -583,8 +595,20 @@ def _game_title(game: protocol.GameSpec) -> str:
     return game.name.replace("_", " ").title()
 
 
+# What a newcomer should know of a game first (a game not listed here shows its package docstring's first
+# paragraph instead).
+_GAME_SUMMARIES = {
+    "table_football": "Table Football is a short dice game of football on a 100-yard field: before each down "
+                      "the offence runs a play (2d6 on a results table: passes, runs, sacks, fumbles, "
+                      "interceptions), kicks a field goal (1d6 x 10 yards must reach the goal line) or, on "
+                      "the last down, punts; four downs (or three) to gain ten yards. The clock version "
+                      "plays four quarters of 15-second boxes with time-outs and out-of-bounds plays.",
+}
+
+
 def _game_intro(game: protocol.GameSpec) -> str:
-    """The first paragraph of the game package's docstring."""
+    if game.name in _GAME_SUMMARIES:
+        return _GAME_SUMMARIES[game.name]
     doc = inspect.getdoc(importlib.import_module(game.init.__module__.rsplit(".", 1)[0])) or ""
     return doc.split("\n\n")[0].replace("\n", " ")
 
