@@ -2,13 +2,61 @@
 
 Hypothesis runs a fixed, capped profile ("ci", derandomized) so that a run is reproducible; set
 HYPOTHESIS_PROFILE=dev for a longer, randomized search.
+
+``engine_path`` runs a test over both step paths of a batch of one (the rule tests use it for every test):
+``"batched"``, the vectorised handlers, and ``"lone"``, core/lone.py, which ``engine.step`` takes for a
+batch of one. The helpers below are imported by the test modules (``from conftest import ...``).
 """
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", max_examples=200, derandomize=True, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow], database=None)
 settings.register_profile("dev", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+ENGINE_PATHS = ("batched", "lone")
+
+
+@pytest.fixture(params=ENGINE_PATHS)
+def engine_path(request, monkeypatch):
+    """The step path of a batch of one for this test: ``"batched"`` switches the lone path off (every step
+    goes through the vectorised handlers); ``"lone"`` leaves it on and counts the steps it took (the list
+    ``engine_path_taken``, one entry per step of a batch of one: True when the lone path played it)."""
+    from gridiron_env.core import engine
+
+    real = engine._lone.step_one
+    taken = []
+    if request.param == "batched":
+        monkeypatch.setattr(engine._lone, "step_one", lambda *args: None)
+    else:
+        def spy(*args):
+            out = real(*args)
+            taken.append(out is not None)
+            return out
+
+        monkeypatch.setattr(engine._lone, "step_one", spy)
+    request.node.engine_path_taken = taken
+    return request.param
+
+
+def legal(state, name: str, game: int = 0) -> bool:
+    """The action ``name`` is legal in game ``game`` of ``state``."""
+    from gridiron_env import action_id
+
+    return bool(state.legal[game, action_id(name)])
+
+
+def batch_of(state, n: int, seed: int):
+    """``n`` copies of a one-game state, each game with its own random stream (game i: ``seed + i``)."""
+    from gridiron_env.core.chance import game_keys
+    from gridiron_env.core.state import State
+
+    batch = State.concatenate([state] * n)
+    batch.rng_key[:] = game_keys(seed, n)
+    batch.rng_counter[:] = 0
+    return batch
+

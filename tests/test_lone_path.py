@@ -116,6 +116,9 @@ def _play(config, seed, steps, seen, near_goal=False, setup=None):
             seen["field goal good"] += int(actions[i] == A.FIELD_GOAL and (new.score[i] - batch.score[i]).max() == 3)
             seen["punt"] += int(A.ACTION_KIND[actions[i]] == A.KIND_PUNT)
             seen["forward pass"] += int(batch.forward_pass_used[i] < new.forward_pass_used[i])
+            seen["interception"] += int(batch.forward_pass_used[i] < new.forward_pass_used[i]
+                                        and new.offence[i] == batch.offence[i] and new.ball_holder[i] >= 11)
+            seen["special"] += int(A.ACTION_KIND[actions[i]] == A.KIND_SPECIAL)
         batch = new
 
 
@@ -131,7 +134,7 @@ def test_a_lone_game_steps_exactly_as_in_a_batch():
     _play(g.GameConfig(max_steps=80), 50, 200, seen)
     for branch in ("move", "tackle", "swap", "follow", "push", "gap", "throw", "pickup", "scramble", "fumble",
                    "end turn", "turn ended on its own", "touchdown", "first down", "turnover on downs",
-                   "field goal good", "punt", "forward pass", "overtime", "overtime won", "game won",
+                   "field goal good", "punt", "forward pass", "interception", "special", "overtime", "overtime won", "game won",
                    "game truncated"):
         assert seen[branch] > 0, (branch, seen)
 
@@ -160,7 +163,7 @@ def test_the_lone_path_checks_its_input_as_the_batched_one():
 
 
 def test_injected_dice_still_reach_a_lone_game():
-    """ScriptedChance (tests' dice) takes the batched path: its outcomes are used, not the stream's."""
+    """ScriptedChance (tests' dice) reaches the lone path: its outcomes are used, not the stream's."""
     config = g.GameConfig(specials=False)
     s = g.init(1, seed=0, config=config)
     s = g.step(s, [A.action_id("formation i_form")], config=config)
@@ -192,9 +195,9 @@ def _same_as_engine(base, config, lone_call, engine_call):
 
 
 def test_the_lone_bookkeeping_is_the_engine_s_on_every_square():
-    """A dead ball, a catch and a change of possession on every square and score line: the lone path's
-    bookkeeping (safeties, touchbacks, first downs, touchdowns, the end of the game and overtime) against
-    the engine's."""
+    """A dead ball, a fumble, an interception, a catch and a change of possession on every square and score
+    line: the lone path's bookkeeping (safeties, touchbacks, first downs, touchdowns, the end of the game
+    and overtime) against the engine's."""
     from gridiron_env.core import lone
 
     one = np.zeros(1, dtype=np.int64)
@@ -204,6 +207,14 @@ def test_the_lone_bookkeeping_is_the_engine_s_on_every_square():
             for square in range(0, 540, 7):
                 _same_as_engine(base, config, lambda s: lone._ball_dead(s, team, square),
                                 lambda s: engine._ball_dead(s, one, np.array([team]), np.array([square])))
+            for square in range(0, 540, 11):  # a fumble around any square, an interception at any receiver
+                _same_as_engine(base, config, lambda s: lone._start_fumble(s, square, team, 1 - team, team),
+                                lambda s: engine._start_fumble(s, one, np.array([square]), np.array([team]),
+                                                               np.array([1 - team]), np.array([team])))
+                thrower = int(base.ball_square[0])
+                _same_as_engine(base, config, lambda s: lone._intercept(s, team, square, thrower),
+                                lambda s: engine._intercept(s, one, np.array([team]), np.array([square]),
+                                                            np.array([thrower])))
         offence = int(base.offence[0])
         for slot in range(22):
             for square in (1, 9, 17, 280, 522, 530, 538):  # the end zones, and midfield

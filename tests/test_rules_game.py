@@ -19,11 +19,15 @@ import pytest
 import gridiron_env
 from gridiron_env import GameConfig, action_id, check_invariants, from_diagram, step
 from gridiron_env.core import formations as fm
-from gridiron_env.core.chance import CounterChance, ScriptedChance, game_keys
+from gridiron_env.core.chance import CounterChance, ScriptedChance
 from gridiron_env.core.geometry import DEFENCE_TAGS, HASH_BAND, N_LANES, OFFENCE_TAGS
 from gridiron_env.core.odds import field_goal_chance, paper_field_goal_chance
 from gridiron_env.core.state import PHASE_NAMES
 from gridiron_env.core.scenario import diagram, with_everyone
+
+from conftest import batch_of  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("engine_path")  # every rule test over both step paths
 
 ONE, TWO = 0, 1
 TEAM_WORD = {ONE: "one", TWO: "two"}
@@ -147,13 +151,6 @@ def faces_for_total(total):
     assert sum(faces) == total and all(1 <= f <= 6 for f in faces)
     return [f - 1 for f in faces]
 
-
-def batch_of(state, n, seed):
-    """``n`` copies of a batch-of-one state, each with its own random stream."""
-    big = state.take([0] * n)
-    big.rng_key[:] = game_keys(seed, n)
-    big.rng_counter[:] = 0
-    return big
 
 
 def step_all(state, name, config=None):

@@ -25,6 +25,10 @@ from gridiron_env.core.invariants import check_invariants
 from gridiron_env.core.state import PHASE_NAMES, State
 from gridiron_env.core.scenario import position
 
+from conftest import legal  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("engine_path")  # every rule test over both step paths
+
 CFG = GameConfig()
 TEAM = {"one": 0, "two": 1}
 
@@ -63,9 +67,6 @@ def assert_illegal(s: State, name: str, config: GameConfig = CFG) -> None:
     with pytest.raises(IllegalActionError):
         step(s, a, config=config, chance=ScriptedChance([]))
 
-
-def legal(s: State, name: str) -> bool:
-    return bool(s.legal[0, action_id(name)])
 
 
 def at(s: State, tag: str) -> tuple[int, int]:

@@ -25,9 +25,12 @@ from gridiron_env.core import (
     IllegalActionError, ScriptedChance, State, action_id, check_invariants, completion_chance_exact,
     from_diagram, pass_price, step, to_diagram,
 )
-from gridiron_env.core.chance import game_keys
 from gridiron_env.core.geometry import TAGS, squares_between
 from gridiron_env.core.state import OFFENCE_FORMATION, PLAY, SCRAMBLE
+
+from conftest import batch_of, legal  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("engine_path")  # every rule test over both step paths
 
 CFG = GameConfig()
 ONE, TWO = 0, 1
@@ -120,22 +123,12 @@ def act(state: State, name: str, chance=None) -> State:
     return out
 
 
-def legal(state: State, name: str) -> bool:
-    return bool(state.legal[0, action_id(name)])
-
 
 def board_cells(state: State) -> list[str]:
     text = to_diagram(state)
     rows = text.split("board:\n", 1)[1].splitlines()[1:]  # skip the lane numbers
     return [c for line in rows for c in line.partition("|")[2].split()]
 
-
-def batch_of(state: State, n: int, seed: int) -> State:
-    """``n`` copies of a one-game state, each game with its own random stream."""
-    batch = State.concatenate([state] * n)
-    batch.rng_key[:] = game_keys(seed, n)
-    batch.rng_counter[:] = 0
-    return batch
 
 
 def assert_rate(hits: int, n: int, p: float, what: str):

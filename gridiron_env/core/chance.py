@@ -24,16 +24,17 @@ def splitmix64(x: np.ndarray) -> np.ndarray:
 
 
 _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
-_MASK64 = (1 << 64) - 1
+MASK64 = (1 << 64) - 1  # arithmetic modulo 2**64 on Python ints
+_MASK64 = MASK64  # (the old name)
 UNIT_53 = 1.0 / (1 << 53)  # (bits >> 11) * UNIT_53: a draw's uniform float in [0, 1)
 
 
 def splitmix64_int(x: int) -> int:
     """splitmix64 of one Python int (taken modulo 2**64): the value ``splitmix64`` gives, for code that
     works on one game in plain Python."""
-    z = (x + GOLDEN) & _MASK64
-    z = ((z ^ (z >> 30)) * _M1_INT) & _MASK64
-    z = ((z ^ (z >> 27)) * _M2_INT) & _MASK64
+    z = (x + GOLDEN) & MASK64
+    z = ((z ^ (z >> 30)) * _M1_INT) & MASK64
+    z = ((z ^ (z >> 27)) * _M2_INT) & MASK64
     return z ^ (z >> 31)
 
 
@@ -115,13 +116,13 @@ class CounterChance:
             return np.zeros((0, count), dtype=np.int64)
         counter = state.rng_counter[games]
         state.rng_counter[games] = counter + np.uint64(count)
-        return _uniform(state.rng_key[games], counter, high, count)
+        return uniform(state.rng_key[games], counter, high, count)
 
 
 _STEPS = {}  # count -> arange(count) * golden, the stream offsets of a draw's columns
 
 
-def _uniform(key, counter, high, count):
+def uniform(key, counter, high, count):
     """The draws at stream positions counter .. counter + count - 1 of each key: int64 [n, count] in
     [0, high). ``key + (counter + k) * golden`` is computed as ``(key + counter * golden) + k * golden``,
     the same value in wrapping arithmetic, with the column offsets from a cached table."""
@@ -131,9 +132,9 @@ def _uniform(key, counter, high, count):
     return _uniform_steps(key, counter, high, steps)
 
 
-def _uniform_at(key, counter, high, positions):
+def uniform_at(key, counter, high, positions):
     """The draws at stream positions counter + positions (ints >= 0, the same for every key): int64
-    [n, len(positions)] in [0, high), each equal to the draw ``_uniform`` gives at that position."""
+    [n, len(positions)] in [0, high), each equal to the draw ``uniform`` gives at that position."""
     return _uniform_steps(key, counter, high, np.asarray(positions, dtype=np.uint64) * _GOLDEN)
 
 
@@ -146,6 +147,9 @@ def _uniform_steps(key, counter, high, steps):
     if high.ndim == 1:
         high = high[:, None]
     return np.minimum((unit * high).astype(np.int64), high - 1)
+
+
+_uniform, _uniform_at = uniform, uniform_at  # (the old names)
 
 
 class ScriptedChance:

@@ -12,8 +12,9 @@ import numpy as np
 
 from ..config import DEFAULT_CONFIG, GameConfig
 from . import actions as A
+from . import lone as _lone  # the fast path of a batch of one
 from .diagram import to_diagram
-from .chance import CounterChance, _uniform_at, check_seed, game_keys, seed_keys
+from .chance import CounterChance, check_seed, game_keys, seed_keys, uniform_at
 from .formations import DEFENCE_PLACEMENT, OFFENCE_PLACEMENT
 from .geometry import (
     DEFENDED_END_ZONE, DISTANCE, FIRST_FIELD_ROW, FORWARD_DIRECTIONS, FRAME_LANE, FRAME_ROW, HASH_BAND,
@@ -713,7 +714,7 @@ def _contest(s, idx, off, dfn):
             o_width, d_width = int(o_n.max()), max(int(d_n.max()), 1)
             in_round = np.concatenate([np.arange(o_width), MAX_OFFENCE_DICE + np.arange(d_width)])
             positions = (np.arange(CONTEST_ROUNDS)[:, None] * CONTEST_ROUND + in_round).reshape(-1)
-            faces = _uniform_at(s.rng_key[g], counter, 6, positions).reshape(-1, CONTEST_ROUNDS, in_round.size)
+            faces = uniform_at(s.rng_key[g], counter, 6, positions).reshape(-1, CONTEST_ROUNDS, in_round.size)
             o_max = np.where(np.arange(o_width) < o_n[:, None, None], faces[:, :, :o_width], -1).max(axis=2)
             d_max = np.where(np.arange(d_width) < d_n[:, None, None], faces[:, :, o_width:], -1).max(axis=2)
             decisive = o_max != d_max  # [m, rounds]
@@ -965,13 +966,14 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
         config = DEFAULT_CONFIG
     elif type(config) is not GameConfig:
         config = check_config(config)
-    if state.phase.shape[0] == 1 and (chance is None or type(chance) is CounterChance) and (
+    if chance is not None and type(chance) is not CounterChance:
+        check_chance(chance)
+    if state.phase.shape[0] == 1 and (
             active is None or (type(active) is np.ndarray and active.dtype == np.bool_ and active.shape == (1,)
                                and active.item())):
-        lone = _lone.step_one(state, actions, config)  # plain Python over the one game (see lone.py)
+        lone = _lone.step_one(state, actions, config, chance)  # plain Python over the one game (see lone.py)
         if lone is not None:
             return lone
-    check_chance(chance)
     batch_size = state.batch_size
     actions, huge = _check_actions(actions, batch_size)
     stepping = ~state.terminated & ~state.truncated
@@ -1094,5 +1096,3 @@ def _raise_illegal(state, game, action):
         f"illegal action {label!r} (id {action}) in game {game}; legal actions: {names}\n{picture}",
         game=game, action=action, legal_actions=names)
 
-
-from . import lone as _lone  # noqa: E402  (last: it reads this module's tables)

@@ -1,21 +1,24 @@
 """The engine's fast path for a batch of one game (an env's step, the exported bot).
 
 The engine's handlers are vectorised over a batch, and on a lone game nearly all of their cost is numpy's
-fixed cost per call (~150-300 calls a step). Here the common parts of a step are written again as plain
-Python over one game's 11 players, reading the state as Python ints and bytes: the input checks, the
-legal mask of every phase, moves (tackles and swaps included), Lead Blocker follows, pushes, throws,
-formations, End turn with its dice, the automatic end of turns, kicks, and the down, possession and
-scoring bookkeeping. That is an accepted exception to "no Python loops in the hot path":
-measured about five times faster than the vectorised code on one game (the observation encoder's
-batch-of-one path is the precedent). The rarer parts (gap runs, interceptions, fumbles and the blind
-steps of a scramble, picking up a loose ball) call the vectorised handlers on the one game.
+fixed cost per call (~150-300 calls a step). Here every kind of action is written again as plain Python
+over one game's 11 players, reading the state as Python ints and bytes: the input checks, the legal mask
+of every phase, moves (tackles, swaps and picking up a loose ball included), Lead Blocker follows, pushes,
+gap runs, throws (fumbled laterals and interceptions included), the blind steps of a fumble scramble,
+specials, formations, End turn with its dice, the automatic end of turns, kicks, and the down, possession
+and scoring bookkeeping. That is an accepted exception to "no Python loops in the hot path": measured
+about five times faster than the vectorised code on one game (the observation encoder's batch-of-one path
+is the precedent).
 
-Every formula mirrors its engine counterpart (named in each docstring); a change to a rule must be made
-in both. The result is bit for bit what the batched path computes (``tests/test_lone_path.py`` plays the
-same games both ways and compares every field after every step). ``engine.step`` takes this path only
-with the default chance source (counter streams, whose draws are computed here the same way) and no
-``active`` mask (or a one-game mask that is True); an illegal action, a finished game or an unusual
-action type goes the batched way, which raises or handles it as before.
+Both paths read the rules' numbers from ``rules.py`` (costs, throw kinds, gap landings, the field-goal
+table, the pass dice); this module imports nothing of the engine. Every formula mirrors its engine
+counterpart (named in each docstring); a change to a rule must be made in both. The result is bit for bit
+what the batched path computes, with any chance source: counter streams are computed here the same way,
+and any other source (``ScriptedChance``) is asked for the same draws in the same order, under the same
+names (``tests/test_lone_path.py`` plays the same games both ways and compares every field after every
+step; every rule test runs over both paths). ``engine.step`` takes this path for a batch of one with no
+``active`` mask (or a one-game mask that is True); an illegal action, a finished game or an unusual action
+type goes the batched way, which raises or handles it as before.
 """
 
 from __future__ import annotations
@@ -26,8 +29,7 @@ from operator import itemgetter
 import numpy as np
 
 from . import actions as A
-from . import engine as E  # (the rarer handlers, until the lone path has its own)
-from .chance import _MASK64, GOLDEN, UNIT_53, CounterChance, _uniform, splitmix64_int
+from .chance import GOLDEN, MASK64, UNIT_53, CounterChance, splitmix64_int, uniform
 from .formations import DEFENCE_PLACEMENT, OFFENCE_PLACEMENT
 from .geometry import (
     DEFENDED_END_ZONE, DIAGONAL, DISTANCE, END_ZONE_DEPTH, FIRST_FIELD_ROW, FORWARD_DIRECTIONS, FRAME_LANE,
@@ -36,7 +38,7 @@ from .geometry import (
 )
 from .rules import (
     CARRIER_TD, CONTEST_ROUND, CONTEST_ROUNDS, FIELD_GOAL_TARGET_BY_ROW, GAP_BEYOND, LINEMAN_RECEIVER,
-    MAX_OFFENCE_DICE, PASS_OFFENCE_DICE, STEP, TD_ROW, THROW_KIND, THROW_OK,
+    MAX_DEFENCE_DICE, MAX_OFFENCE_DICE, PASS_OFFENCE_DICE, STEP, TD_ROW, THROW_KIND, THROW_OK,
 )
 from .state import (
     DEFENCE_FORMATION, GAME_OVER, KICK_DECISION, OFFENCE_FORMATION, PLAY, SCRAMBLE, SPECIALS_PICK, State,
@@ -324,7 +326,7 @@ def _refresh(s: State) -> None:
         return
     for _ in range(10_000):
         if s.phase.item() == SCRAMBLE:
-            E._scramble_step_done(s, _ONE)
+            _scramble_step_done(s)
         else:
             _end_turn(s)
         if not _compute_legal(s):
@@ -333,11 +335,15 @@ def _refresh(s: State) -> None:
 
 # --- dice and turns --------------------------------------------------------------------------------------
 
-def _draws(s: State, high: int, count: int) -> list:
-    """``count`` draws in [0, high) from the game's counter stream, as CounterChance.draw gives them."""
+def _draws(s: State, high: int, count: int, what: str) -> list:
+    """``count`` draws in [0, high) for the lone game: from its counter stream, as CounterChance.draw gives
+    them, or from the step's other chance source (``what`` names the draw, as the engine names it)."""
+    chance = STEP.chance
+    if type(chance) is not CounterChance:
+        return chance.draw(s, _ONE, high, count, what)[0].tolist()
     key = s.rng_key.item()
     counter = s.rng_counter.item()
-    s.rng_counter[0] = (counter + count) & _MASK64
+    s.rng_counter[0] = (counter + count) & MASK64
     out = []
     for k in range(count):
         v = int(float(splitmix64_int(key + (counter + k) * GOLDEN) >> 11) * UNIT_53 * high)
@@ -355,7 +361,7 @@ def _begin_round(s: State, config) -> None:
         s.ball_hidden[0] = False
         _ball_dead(s, owner, s.ball_square.item())
         return
-    f = _draws(s, 6, 4)
+    f = _draws(s, 6, 4, "dice")
     off_hi, off_lo = (f[0], f[1]) if f[0] >= f[1] else (f[1], f[0])
     def_hi, def_lo = (f[2], f[3]) if f[2] >= f[3] else (f[3], f[2])
     off_hi, off_lo, def_hi, def_lo = off_hi + 1, off_lo + 1, def_hi + 1, def_lo + 1
@@ -476,7 +482,7 @@ def _change_possession(s: State, team: int, square: int) -> None:
     if start_overtime:
         s.overtime[0] = True
         s.overtime_points[0] = 0
-        team, square = _draws(s, 2, 1)[0], -1
+        team, square = _draws(s, 2, 1, "overtime coin toss")[0], -1
     if square < 0:
         square = _KICKOFF[team]
     s.drives[0, team] += 1
@@ -492,7 +498,7 @@ def _score(s: State, team: int, points: int) -> None:
 def _touchdown(s: State, team: int) -> None:
     """6 points, then the PAT (19 in 20) outside overtime; the other team receives (rules 23, 29)."""
     _score(s, team, 6)
-    if not s.overtime.item() and _draws(s, 20, 1)[0] < 19:
+    if not s.overtime.item() and _draws(s, 20, 1, "PAT")[0] < 19:
         s.score[0, team] += 1
     _change_possession(s, 1 - team, -1)
 
@@ -519,9 +525,8 @@ def _ball_dead(s: State, team: int, square: int) -> None:
 def _tackle(s: State, tackling_team: int) -> None:
     """engine._tackle: 1 in 20 a fumble, otherwise the play ends at the carrier's square (rule 15)."""
     carrier_square = s.ball_square.item()
-    if _draws(s, 20, 1)[0] == 0:
-        t = np.array([tackling_team], dtype=np.int64)
-        if E._start_fumble(s, _ONE, np.array([carrier_square], dtype=np.int64), t, t, 1 - t)[0]:
+    if _draws(s, 20, 1, "tackle fumble")[0] == 0:
+        if _start_fumble(s, carrier_square, tackling_team, tackling_team, 1 - tackling_team):
             return
     _ball_dead(s, 1 - tackling_team, carrier_square)
 
@@ -532,10 +537,10 @@ def _do_field_goal(s: State) -> None:
     los = _FRAME_ROW[offence][s.los_row.item() * N_LANES]
     config = STEP.config
     if config.kick_mode == "dice":
-        good = sum(_draws(s, 6, 3)) + 3 >= _FG_TARGET[los]
+        good = sum(_draws(s, 6, 3, "field goal")) + 3 >= _FG_TARGET[los]
     else:
-        reach = 8 + 4 * (sum(_draws(s, 6, 3)) + 3)
-        answer = _draws(s, 1_000_000, 1)[0]
+        reach = 8 + 4 * (sum(_draws(s, 6, 3, "field goal reach")) + 3)
+        answer = _draws(s, 1_000_000, 1, "field goal answer")[0]
         good = reach >= 4 * (los - END_ZONE_DEPTH + 1) + 17 and answer < config.paper_answer_chance * 1e6
     if good:
         _score(s, offence, 3)
@@ -547,7 +552,7 @@ def _do_field_goal(s: State) -> None:
 def _do_punt(s: State, rows: int) -> None:
     """engine._do_punt: lands target + uniform -2..+2 rows downfield, same lane; no return (rule 22)."""
     offence = s.offence.item()
-    land = _FRAME_ROW[offence][s.los_row.item() * N_LANES] - rows - (_draws(s, 5, 1)[0] - 2)
+    land = _FRAME_ROW[offence][s.los_row.item() * N_LANES] - rows - (_draws(s, 5, 1, "punt spread")[0] - 2)
     if land < FIRST_FIELD_ROW:
         _change_possession(s, 1 - offence, -1)
         return
@@ -602,7 +607,7 @@ def _do_move(s: State, slot: int, direction: int) -> None:
     if holder == slot:
         s.ball_square[0] = to
     if holder < 0 and s.ball_square.item() == to:  # picking up a visible loose ball
-        E._gain_possession(s, _ONE, np.array([slot], dtype=np.int64), recovery=True)
+        _gain_possession(s, slot, to, recovery=True)
     else:
         _carrier_moved(s)
     # Lead Blocker may follow into the square left (rule 24).
@@ -624,6 +629,100 @@ def _do_follow(s: State, slot: int) -> None:
     s.lead_blocker_used[0, team] = True
     s.follow_square[0] = -1
     _carrier_moved(s)
+
+
+# --- fumbles, scrambles, interceptions, gap runs and specials ---------------------------------------------
+
+_ABS_NEIGHBOUR = _NEIGHBOUR[0]  # absolute neighbours (team one's frame is the grid's)
+
+
+def _start_fumble(s: State, around_square: int, first_stepper: int, resume_team: int, loser_team: int) -> bool:
+    """engine._start_fumble: the ball goes to a random empty square beside ``around_square`` (the pick-th
+    free neighbour in direction order); False when none is free (no fumble) (rule 27)."""
+    board = s.board.tobytes()
+    free = [t for t in _ABS_NEIGHBOUR[around_square] if t >= 0 and board[t] == 255]
+    if not free:
+        return False
+    s.ball_square[0] = free[_draws(s, len(free), 1, "fumble square")[0]]
+    s.ball_holder[0] = -1
+    s.ball_hidden[0] = True
+    s.last_holder_team[0] = loser_team
+    s.phase[0] = SCRAMBLE
+    s.scramble_step[0] = 0
+    s.to_act[0] = first_stepper
+    s.resume_team[0] = resume_team
+    s.follow_square[0] = -1
+    return True
+
+
+def _blind_step(s: State, slot: int, direction: int) -> None:
+    """engine._blind_step: one free blind step in a fumble scramble (rule 27); stepping onto the hidden
+    ball recovers it, and play resumes with the team whose turn the fumble broke."""
+    team = s.to_act.item()
+    frm = s.player_square.item(slot)
+    to = _NEIGHBOUR[team][frm][direction]
+    s.board[0, frm] = -1
+    s.board[0, to] = slot
+    s.player_square[0, slot] = to
+    if s.ball_square.item() == to:
+        s.phase[0] = PLAY
+        s.to_act[0] = s.resume_team.item()
+        _gain_possession(s, slot, to, recovery=True)
+    else:
+        _scramble_step_done(s)
+
+
+def _scramble_step_done(s: State) -> None:
+    """engine._scramble_step_done: after a blind step that missed (or a declined one) the other side
+    steps, or the ball is shown and the dice roll again."""
+    if s.scramble_step.item() == 0:
+        s.scramble_step[0] = 1
+        s.to_act[0] = 1 - s.to_act.item()
+    else:
+        s.ball_hidden[0] = False
+        _begin_round(s, STEP.config)
+
+
+def _intercept(s: State, throwing_team: int, receiver_square: int, thrower_square: int) -> None:
+    """engine._intercept: the defender nearest the receiver (then nearest the thrower, lowest lane, lowest
+    row) holds the ball; the throwing side loses its points and its turn, and the defence runs it back
+    (rule 20). Not a recovery: an interceptor in his own end zone may run it out."""
+    first = 11 if throwing_team == s.offence.item() else 0
+    squares = s.player_square.tolist()[0][first:first + 11]
+    keys = [_DISTANCE[sq][receiver_square] * 1_000_000 + _DISTANCE[sq][thrower_square] * 10_000
+            + _LANE[sq] * 100 + _ROW[sq] for sq in squares]  # (a square -1 reads the last one, as numpy does)
+    k = keys.index(min(keys))
+    s.points[0, throwing_team] = 0
+    _gain_possession(s, first + k, squares[k])
+    if s.phase.item() == PLAY:
+        _end_turn(s)
+
+
+def _do_gap(s: State, slot: int) -> None:
+    """engine._do_gap: the carrier runs two squares straight on past the strong lineman ``slot``, at 2
+    points a square, 3 for a quarterback without Speedy QB (rule 17)."""
+    team = s.to_act.item()
+    carrier = s.ball_holder.item()
+    csq = s.ball_square.item()
+    beyond = 2 * s.player_square.item(slot) - csq
+    per_square = 3 if carrier == 0 and s.special.tolist()[0][s.offence.item()] != _SPEEDY_QB else 2
+    s.points[0, team] -= 2 * per_square
+    s.board[0, csq] = -1
+    s.board[0, beyond] = carrier
+    s.player_square[0, carrier] = beyond
+    s.ball_square[0] = beyond
+    _carrier_moved(s)
+
+
+def _do_special(s: State, choice: int) -> None:
+    """engine._do_special: team one picks, then team two; then the offence picks its formation (rule 24)."""
+    team = s.to_act.item()
+    s.special[0, team] = choice
+    if team == 1:
+        s.phase[0] = OFFENCE_FORMATION
+        s.to_act[0] = s.offence.item()
+    else:
+        s.to_act[0] = 1
 
 
 # --- formations and handoffs ------------------------------------------------------------------------------
@@ -688,7 +787,7 @@ def _do_defence_formation(s: State, formation: int) -> None:
     s.formation[0, 1] = formation
     los, band = _frame_los_band(s, offence)
     _place(s, 11, _DEFENCE_PLACEMENT[formation][los][band], offence)
-    s.strong[0] = [v == 1 for v in _draws(s, 2, 5)]
+    s.strong[0] = [v == 1 for v in _draws(s, 2, 5, "strong linemen")]
     if _FG_IN_RANGE[los] or s.down.item() == 4:
         s.phase[0] = KICK_DECISION
         s.to_act[0] = offence
@@ -703,9 +802,10 @@ def _do_handoff(s: State, slot: int, team: int, thrower_square: int, receiver_sq
     _gain_possession(s, slot, receiver_square)
 
 
-def _gain_possession(s: State, slot: int, receiver_square: int) -> None:
-    """engine._gain_possession (not a recovery): ``slot`` holds the ball where he stands; a touchdown in
-    the end zone his team attacks."""
+def _gain_possession(s: State, slot: int, receiver_square: int, recovery: bool = False) -> None:
+    """engine._gain_possession: ``slot`` holds the ball where he stands (``receiver_square``); a touchdown
+    in the end zone his team attacks. When ``recovery`` (a loose ball picked up), a defender in the end
+    zone his team defends gets a touchback at once (rule 27); a catch or an interception there is live."""
     offence = s.offence.item()
     holder_team = offence if slot < 11 else 1 - offence
     s.ball_holder[0] = slot
@@ -714,6 +814,8 @@ def _gain_possession(s: State, slot: int, receiver_square: int) -> None:
     s.last_holder_team[0] = holder_team
     if _SCORING_END_ZONE[holder_team][receiver_square]:
         _touchdown(s, holder_team)
+    elif recovery and slot >= 11 and _DEFENDED_END_ZONE[holder_team][receiver_square]:
+        _change_possession(s, holder_team, -1)
 
 
 # --- step ------------------------------------------------------------------------------------------------
@@ -737,13 +839,11 @@ def _do_lateral(s: State, slot: int, team: int, thrower_square: int, receiver_sq
     fumble at the receiver (batched), and the throwing side loses its remaining points (rule 18)."""
     s.points[0, team] -= 2
     behind = _FRAME_ROW[team][thrower_square] > _FRAME_ROW[team][s.los_row.item() * N_LANES]
-    roll = _draws(s, 100, 1)[0]
+    roll = _draws(s, 100, 1, "lateral")[0]
     dropped = roll == 0 if behind else roll < 5
-    if dropped:
-        t = np.array([team], dtype=np.int64)
-        if E._start_fumble(s, _ONE, np.array([receiver_square], dtype=np.int64), 1 - t, t, t)[0]:
-            s.points[0, team] = 0
-            return
+    if dropped and _start_fumble(s, receiver_square, 1 - team, team, team):
+        s.points[0, team] = 0
+        return
     _gain_possession(s, slot, receiver_square)
 
 
@@ -774,20 +874,28 @@ def _do_forward_pass(s: State, slot: int, team: int, thrower_square: int, receiv
         _gain_possession(s, slot, receiver_square)
         return
     hawk = special[1 - team] == A.BALL_HAWK
-    if _draws(s, 10 if hawk else 15, 1)[0] == 0:
-        E._intercept(s, _ONE, np.array([team], dtype=np.int64), np.array([receiver_square], dtype=np.int64),
-                     np.array([thrower_square], dtype=np.int64))
+    if _draws(s, 10 if hawk else 15, 1, "interception")[0] == 0:
+        _intercept(s, team, receiver_square, thrower_square)
     else:  # incomplete: the next down from the same LOS (rule 20)
         _next_down(s, s.los_row.item() * N_LANES + s.los_lane.item())
 
 
 def _contest(s: State, off: int, dfn: int) -> bool:
     """engine._contest on a counter stream: highest single die wins, ties rolled again; the draws of
-    several rounds are read at once and the counter set just past the decisive one."""
+    several rounds are read at once and the counter set just past the decisive one. Another chance source
+    gives each round's dice by draws, as engine._contest draws them."""
+    if type(STEP.chance) is not CounterChance:
+        while True:
+            o = _draws(s, 6, MAX_OFFENCE_DICE, "pass contest offence")
+            d = _draws(s, 6, MAX_DEFENCE_DICE, "pass contest defence")
+            o_max = max(o[:off]) if off else -1
+            d_max = max(d[:dfn]) if dfn else -1
+            if o_max != d_max:
+                return o_max > d_max
     key = s.rng_key[:1]
     while True:
         counter = s.rng_counter.item()
-        faces = _uniform(key, s.rng_counter[:1], 6, _ROUND * _ROUNDS)[0].tolist()
+        faces = uniform(key, s.rng_counter[:1], 6, _ROUND * _ROUNDS)[0].tolist()
         for r in range(_ROUNDS):
             at = r * _ROUND
             o_max = max(faces[at:at + off]) if off else -1
@@ -849,15 +957,16 @@ def _action_id(actions):
     return a if 0 <= a < _NUM_ACTIONS else None
 
 
-def step_one(state: State, actions, config) -> State | None:
-    """engine.step for a batch of one with the default chance source and no ``active`` mask; None when
-    the batched path must take it (an illegal or unusual action, a finished game)."""
+def step_one(state: State, actions, config, chance=None) -> State | None:
+    """engine.step for a batch of one (no ``active`` mask, or a one-game mask that is True); ``chance``: a
+    chance source (None: the game's counter stream); None when the batched path must take it (an illegal
+    or unusual action, a finished game)."""
     a = _action_id(actions)
     if (a is None or state.terminated.item() or state.truncated.item() or not state.legal.item(a)
             or state.board.dtype != _BOARD_DTYPE):  # (the board is read as bytes)
         return None
     s = state.copy()
-    STEP.config, STEP.chance = config, _COUNTER_CHANCE
+    STEP.config, STEP.chance = config, chance or _COUNTER_CHANCE
     try:
         kind = _KIND[a]
         if kind != _KIND_FOLLOW:
@@ -882,9 +991,14 @@ def step_one(state: State, actions, config) -> State | None:
             _do_field_goal(s)
         elif kind == A.KIND_PUNT:
             _do_punt(s, _ARG[a])
-        else:  # the rarer kinds: the batched handlers on the one game
-            arr = np.array([a], dtype=np.int64)
-            E._HANDLERS[kind](s, _ONE, A.ACTION_ARG[arr].astype(np.int64), arr)
+        elif kind == _KIND_MOVE:  # a blind step in a fumble scramble
+            _blind_step(s, _ARG[a], _DIRECTION[a])
+        elif kind == _KIND_END_TURN:  # declining the blind step
+            _scramble_step_done(s)
+        elif kind == A.KIND_GAP:
+            _do_gap(s, _ARG[a])
+        else:
+            _do_special(s, _ARG[a])
         steps = s.steps.item() + 1
         s.steps[0] = steps
         if steps >= config.max_steps and not s.terminated.item():  # engine._truncate: a valid end

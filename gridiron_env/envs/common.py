@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import NUM_ACTIONS, action_name
-from ..core.chance import _MASK64, GOLDEN, UNIT_53, splitmix64, splitmix64_int
+from ..core.chance import MASK64, GOLDEN, UNIT_53, splitmix64, splitmix64_int
 from ..core.observe import (
     FEATURES_SIZE, N_PLANES, OBS_HIGH, OBS_LOW, SCALARS_SIZE, observe, observe_planes,
 )
@@ -154,7 +154,7 @@ class RandomOpponent:
         """``draw`` for one game in plain Python (``legal``: its bool mask [NUM_ACTIONS]): the same action
         and the same stream position, without the batch's numpy calls."""
         key, counter = self.keys.item(game), self.counters.item(game)
-        self.counters[game] = (counter + 1) & _MASK64
+        self.counters[game] = (counter + 1) & MASK64
         unit = float(splitmix64_int(key + counter * GOLDEN) >> 11) * UNIT_53
         ids = np.flatnonzero(legal)
         if ids.size == 0:
