@@ -237,6 +237,12 @@ def test_summary_spaces_are_the_envs_spaces(pages):
             assert row.endswith(f"| `{space!r}` |")
 
 
+def test_shift_headings_leaves_code_blocks_alone():
+    text = "# Title\n\n```python\n# a comment\n```\n## Part\n~~~\n# drawn\n~~~\ntext # not a heading\n"
+    assert docs_pages._shift_headings(text, 1) == (
+        "## Title\n\n```python\n# a comment\n```\n### Part\n~~~\n# drawn\n~~~\ntext # not a heading\n")
+
+
 def test_a_changed_layout_changes_the_table():
     layout = {"b": (slice(2, 5), "second"), "a": (slice(0, 2), "first | with a bar")}
     rows = docs_pages.parse_table(docs_pages.layout_table(layout), "| index |")
@@ -245,13 +251,34 @@ def test_a_changed_layout_changes_the_table():
 
 # --- rules, benchmarks, guides -----------------------------------------------------------------------------
 
+def _without_heading_marks(text):
+    return re.sub(r"(?m)^#+ ", "", text)
+
+
+def _top_level_headings(text):
+    """H1 lines outside fenced code."""
+    out, fenced = [], False
+    for line in text.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced and line.startswith("# "):
+            out.append(line)
+    return out
+
+
 def test_rules_and_benchmarks_pages_include_the_files_as_they_stand(pages):
-    rules = (ROOT / "RULES.md").read_text()
-    assert rules.split("\n", 1)[1].strip() in pages["rules/gridiron.md"]
+    books = {"rules/gridiron.md": ROOT / "RULES.md"}
     for game in {g for g, _ in _loadable_protocol_ids().values()}:
         path = docs_pages.game_rules_path(protocol.get_game(game))
         if path is not None:
-            assert path.read_text().split("\n", 1)[1].strip() in pages[f"rules/{game}.md"]
+            books[f"rules/{game}.md"] = path
+    for page_path, path in books.items():
+        text, page = path.read_text(), pages[page_path]
+        # the whole rulebook, its headings one level down under the page's one title
+        assert _without_heading_marks(text.split("\n", 1)[1]).strip() in _without_heading_marks(page)
+        assert page.splitlines()[0] == text.splitlines()[0]
+        assert len(_top_level_headings(page)) == 1, page_path
+    assert docs_pages.readme_sections("Speed").strip() in pages["benchmarks.md"]
     assert docs_pages.readme_sections("Speed").strip() in pages["benchmarks.md"]
     assert "| engine, `step` |" in pages["benchmarks.md"]
     with pytest.raises(ValueError, match="no section"):
@@ -322,3 +349,16 @@ def test_mkdocs_build_strict_passes(tmp_path):
     bot = (site / "bot" / "index.html").read_text()
     assert "{{" not in bot and "sampling temperature" in bot
     assert np.all([(site / p).exists() for p in ("index.html", "training/index.html", "tournaments/index.html")])
+
+
+def test_a_page_added_to_docs_joins_the_nav(monkeypatch, tmp_path, pages):
+    docs = tmp_path / "docs"
+    (docs / "notes").mkdir(parents=True)
+    for path, _title in [docs_pages.STATIC_HOME] + docs_pages.STATIC_GUIDES:
+        (docs / path).write_text("# x\n")
+    (docs / "notes" / "scenarios.md").write_text("Intro\n\n# Named scenarios\n")
+    (docs / "zz_untitled.md").write_text("no heading\n")
+    monkeypatch.setattr(docs_pages, "ROOT", tmp_path)
+    assert docs_pages.extra_static_pages(pages) == [("notes/scenarios.md", "Named scenarios"),
+                                                    ("zz_untitled.md", "Zz untitled")]
+    assert {"Named scenarios": "notes/scenarios.md"} in docs_pages.nav(pages)

@@ -806,14 +806,27 @@ both for a draw and on truncation. At the end both infos hold `"winner"`, `"draw
 # ------------------------------------------------------------------------------------- rules, guides, etc.
 
 def _shift_headings(text: str, levels: int = 0) -> str:
-    return text if not levels else re.sub(r"(?m)^(#+ )", lambda m: "#" * levels + m.group(1), text)
+    """Every Markdown heading ``levels`` deeper, outside fenced code blocks (whose lines may start with #)."""
+    out, fence = [], None
+    for line in text.splitlines():
+        marker = re.match(r"^\s*(```+|~~~+)", line)
+        if marker:
+            if fence is None:
+                fence = marker.group(1)
+            elif marker.group(1).startswith(fence):
+                fence = None
+        elif fence is None and levels and re.match(r"^#+ ", line):
+            line = "#" * levels + line
+        out.append(line)
+    return "\n".join(out) + ("\n" if text.endswith("\n") else "")
 
 
 def rules_page(path: Path, note: str) -> str:
     """A rulebook as it stands, with a note saying which file it is."""
     text = path.read_text()
     lines = text.splitlines()
-    title, body = lines[0], "\n".join(lines[1:])
+    # one H1 (the title), the rulebook's own top-level sections below it: the page's table of contents
+    title, body = lines[0], _shift_headings("\n".join(lines[1:]), 1)
     return f"{title}\n\n!!! info \"{note}\"\n    This page is `{path.relative_to(ROOT)}`, included as it stands.\n{body}\n"
 
 
@@ -948,7 +961,23 @@ def nav(generated: dict[str, str] | None = None) -> list:
     rules += [{_game_title(protocol.get_game(g)): f"rules/{g}.md"} for g in protocol_games()
               if f"rules/{g}.md" in generated]
     return ([{STATIC_HOME[1]: STATIC_HOME[0]}, {"Environments": envs}, {"Rules": rules}]
-            + [{title: path} for path, title in STATIC_GUIDES] + [{"Benchmarks": "benchmarks.md"}])
+            + [{title: path} for path, title in STATIC_GUIDES + extra_static_pages(generated)]
+            + [{"Benchmarks": "benchmarks.md"}])
+
+
+def extra_static_pages(generated: dict[str, str]) -> list[tuple[str, str]]:
+    """Pages in docs/ that the nav does not name otherwise (added by hand later): (path, their first
+    heading), by path, so that a new page is never left out of the site (mkdocs --strict would refuse)."""
+    known = {STATIC_HOME[0]} | {path for path, _ in STATIC_GUIDES} | set(generated)
+    out = []
+    for file in sorted((ROOT / "docs").rglob("*.md")):
+        path = file.relative_to(ROOT / "docs").as_posix()
+        if path in known:
+            continue
+        heading = next((line[2:].strip() for line in file.read_text().splitlines() if line.startswith("# ")),
+                       file.stem.replace("_", " ").capitalize())
+        out.append((path, heading))
+    return out
 
 
 def fill_snippets(markdown: str, snippets: dict[str, str]) -> str:
