@@ -277,6 +277,22 @@ class GameBot:
         return masked_choice(self.logits(observation), action_mask, temperature, uniforms, rng)
 
 
+def _check_format_first(archive, infos, name: str) -> None:
+    """A file of another format (a Gridiron bot, say) is named as such before its arrays are judged."""
+    info = next((i for i in infos if i.filename == "format.npy"), None)
+    if info is None or info.file_size > 1024 or info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        return  # the checks below report it
+    try:
+        with archive.open(info) as f:
+            blob = f.read(1025)
+        value = _read_checked_array(blob, name, "format", Field("format", "U", 0, "the format name"))
+    except Exception:  # noqa: BLE001 - damaged: the member checks below report it
+        return
+    if value != FORMAT:
+        raise GameBotFileError(f"{name} has the format {display_name(value)[:64]!r}, not {FORMAT!r}: it is not a "
+                               "game bot")
+
+
 def _npz_members(data: bytes, name: str) -> dict[str, bytes]:
     """The raw ``.npy`` bytes of each array, the zip directory checked before anything is decompressed."""
     if data.startswith(b"\x93NUMPY"):
@@ -288,6 +304,7 @@ def _npz_members(data: bytes, name: str) -> dict[str, bytes]:
         infos = archive.infolist()
     except Exception as err:  # noqa: BLE001
         raise GameBotFileError(f"{name} is not a readable .npz game bot: {short_reason(err)}") from None
+    _check_format_first(archive, infos, name)
     if len(infos) > _MAX_MEMBERS:
         raise GameBotFileError(f"{name} holds {len(infos)} arrays; a game bot holds at most {_MAX_MEMBERS}")
     keys, total = [], 0
