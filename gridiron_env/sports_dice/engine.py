@@ -281,12 +281,16 @@ def _move(s: State, g, yards) -> None:
 
 # --- a play roll ------------------------------------------------------------------------------------------
 
-def _roll(s: State, g, kind) -> tuple[np.ndarray, np.ndarray]:
-    """Both sides roll all six dice: record the dice and their summaries. Returns the (offence, defence)
-    roll indices."""
+def _roll_high(config: SportsDiceConfig) -> int:
+    """The number of equally likely rolls of both sides (the draw's range)."""
+    return len(config.offence_faces) ** DICE * len(config.defence_faces) ** DICE
+
+
+def _roll(s: State, g, kind, v) -> tuple[np.ndarray, np.ndarray]:
+    """Both sides roll all six dice (the draws ``v``): record the dice and their summaries. Returns the
+    (offence, defence) roll indices."""
     off_t, def_t = roll_tables(_CTX.config)
     nd = def_t["faces"] ** DICE
-    v = _draw(s, g, off_t["faces"] ** DICE * nd, 1, "roll")[:, 0]
     oi, di = v // nd, v % nd
     s.rolls[g] += 1
     s.roll_kind[g] = kind
@@ -303,11 +307,11 @@ def _roll(s: State, g, kind) -> tuple[np.ndarray, np.ndarray]:
     return oi, di
 
 
-def _play_roll(s: State, g) -> None:
+def _play_roll(s: State, g, v) -> None:
     """A normal roll (ruling 7): the higher count wins; equal counts go to the chip holder's decision."""
     if g.size == 0:
         return
-    _roll(s, g, ROLL_PLAY)
+    _roll(s, g, ROLL_PLAY, v)
     co, cd = s.counts[g, 0], s.counts[g, 1]
     s.phase[g[co == cd]] = CHIP
     _won(s, g[co > cd], OFFENCE_SIDE)
@@ -374,10 +378,10 @@ def _field_goal_choice(s: State, g, take) -> None:
 
 # --- the 4th-down kicks -----------------------------------------------------------------------------------
 
-def _kick_roll(s: State, g, kind):
+def _kick_roll(s: State, g, kind, v):
     """A punt or field-goal roll: the offence's kick yards and the fake / return flags (rulings 13, 14);
     the Power Chip never moves."""
-    oi, di = _roll(s, g, kind)
+    oi, di = _roll(s, g, kind, v)
     off_t, def_t = roll_tables(_CTX.config)
     six_tens, six_no_gains = off_t["six"][oi], def_t["six"][di]
     fake = six_tens & ~six_no_gains
@@ -389,21 +393,344 @@ def _kick_roll(s: State, g, kind):
     return g[plain], off_t["yards"][oi[plain]].astype(np.int16), off[plain]
 
 
-def _punt(s: State, g) -> None:
-    g, yards, off = _kick_roll(s, g, ROLL_PUNT)
+def _punt(s: State, g, v) -> None:
+    g, yards, off = _kick_roll(s, g, ROLL_PUNT, v)
     spot = s.position[g].astype(np.int16) + yards
     deep = spot >= END_ZONE  # the receiver starts at its own 25
     _new_series(s, g[deep], 1 - off[deep], OWN_25)
     _turnover(s, g[~deep], spot[~deep])
 
 
-def _field_goal(s: State, g) -> None:
-    g, yards, off = _kick_roll(s, g, ROLL_KICK)
+def _field_goal(s: State, g, v) -> None:
+    g, yards, off = _kick_roll(s, g, ROLL_KICK, v)
     pos = s.position[g].astype(np.int16)
     good = yards >= (END_ZONE - pos) + FIELD_GOAL_DEPTH
     _score(s, g[good], off[good], FIELD_GOAL_POINTS, 1 - off[good])
     miss = ~good
     _turnover(s, g[miss], pos[miss])
+
+
+# --- the table-driven path ---------------------------------------------------------------------------
+#
+# Every decision's consequence depends only on the field node (position, down, target), an event code
+# (the play, the kick and its yards, a pending decision) and, for ending the game, the scores. These
+# tables hold every (node, event) result, and per side roll its summary code, so a step is a few gathers
+# and selections over whole columns. ``FAST_PATH = False`` sends every step through the rule functions
+# above (a test checks that both paths give the same games).
+
+FAST_PATH = True
+# event codes: 0-7 the plays (symbol codes; six 10s -> 3, six NO GAINs -> 7), then these
+E_ADVANCE, E_TAKE_POINTS, E_PUNT, E_KICK = 8, 9, 10, 23  # punt / kick events: + yards // 10 (0-120 yards)
+E_CHIP, E_OFFENCE_CHOICE, E_DEFENCE_CHOICE, E_NONE = 36, 37, 38, 39
+N_EVENTS = 40
+N_NODES = 21 * 8  # node = (position // 5) * 8 + (down - 1) * 2 + (target == 100)
+_SIX = 6 << 4 | 1  # the summary code of six of the side's first symbol (six 10s, six NO GAINs)
+
+
+def _node(position, down, target):
+    return (position // 5) * 8 + (down - 1) * 2 + (target == END_ZONE)
+
+
+def _outcome(p: int, d: int, t: int, e: int):
+    """(position, down, target, flip, points to the offence, points to the defence, phase) after event
+    ``e`` at node (p, d, t), by the rulings (the rule functions above do the same on arrays)."""
+    start = (OWN_25, 1, MIDFIELD)
+
+    def series(q):
+        return (q, 1, MIDFIELD if q < MIDFIELD else END_ZONE)
+
+    def settle(node, flip, po=0, pd=0, phase=None):
+        if phase is None:
+            phase = FOURTH_DOWN if node[1] >= 4 else SNAP
+        return node + (flip, po, pd, phase)
+
+    def move(y):
+        q = p + y
+        if q >= END_ZONE:
+            return settle(start, 1, TOUCHDOWN_POINTS)
+        if q <= 0:
+            return settle(start, 1, 0, SAFETY_POINTS)
+        if t == MIDFIELD and q >= MIDFIELD:
+            return settle((q, 1, END_ZONE), 0)
+        if d >= 4:
+            return settle(series(100 - q), 1)
+        return settle((q, d + 1, t), 0)
+
+    if e in YARDS:
+        return move(YARDS[e])
+    if e == FIELD_GOAL_SYMBOL:
+        return settle((MIDFIELD, 1, END_ZONE), 0) if p < MIDFIELD else settle((p, d, t), 0, phase=FIELD_GOAL_CHOICE)
+    if e == TOUCHDOWN_SYMBOL:
+        return settle(start, 1, TOUCHDOWN_POINTS)
+    if e == PICK_SIX:
+        return settle(start, 0, 0, TOUCHDOWN_POINTS)
+    if e == TURNOVER:
+        return settle(series(100 - p), 1)
+    if e == E_ADVANCE:
+        return move(ADVANCE_YARDS)
+    if e == E_TAKE_POINTS:
+        return settle(start, 1, FIELD_GOAL_POINTS)
+    if E_PUNT <= e < E_KICK:
+        q = p + 10 * (e - E_PUNT)
+        return settle(start if q >= END_ZONE else series(100 - q), 1)
+    if E_KICK <= e < E_CHIP:
+        good = 10 * (e - E_KICK) >= (END_ZONE - p) + FIELD_GOAL_DEPTH
+        return settle(start, 1, FIELD_GOAL_POINTS) if good else settle(series(100 - p), 1)
+    pending = {E_CHIP: CHIP, E_OFFENCE_CHOICE: OFFENCE_PLAY, E_DEFENCE_CHOICE: DEFENCE_PLAY}
+    return settle((p, d, t), 0, phase=pending.get(e))
+
+
+def _build_fast_tables():
+    """The (node, event) table, packed: next node | flip << 8 | offence points << 9 | defence points << 13 |
+    phase << 17; and the event tables of a play roll (by both sides' summary codes) and of a won roll (by
+    the winning side and its summary code), packed event | (roll winner + 1) << 6 | (play + 1) << 8."""
+    result = np.zeros(N_NODES * N_EVENTS, dtype=np.int32)
+    for p in range(5, 100, 5):
+        for d in range(1, 5):
+            for tg in (MIDFIELD, END_ZONE):
+                if tg == MIDFIELD and p >= MIDFIELD:
+                    continue
+                n = _node(p, d, tg)
+                for e in range(N_EVENTS):
+                    q, dd, tt, flip, po, pd, ph = _outcome(p, d, tg, e)
+                    result[n * N_EVENTS + e] = _node(q, dd, tt) | flip << 8 | po << 9 | pd << 13 | ph << 17
+    nodes = np.arange(N_NODES)
+    node_pos, node_down = (nodes // 8 * 5).astype(np.int8), (nodes % 8 // 2 + 1).astype(np.int8)
+    node_target = np.where(nodes % 2, END_ZONE, MIDFIELD).astype(np.int8)
+
+    def won(side, code):
+        top = code & 15
+        if _POPCOUNT[top] > 1:
+            return (E_OFFENCE_CHOICE if side == 0 else E_DEFENCE_CHOICE) | (side + 1) << 6
+        play = int(_LOWBIT[top]) + 4 * side
+        event = TOUCHDOWN_SYMBOL if side == 0 and code == _SIX else PICK_SIX if side == 1 and code == _SIX else play
+        return event | (side + 1) << 6 | (play + 1) << 8
+
+    win = np.zeros(2 * 128, dtype=np.int16)
+    for side in (0, 1):
+        for code in range(128):
+            if code >> 4 and code & 15:
+                win[side * 128 + code] = won(side, code)
+    roll = np.zeros(128 * 128, dtype=np.int16)
+    for co in range(128):
+        for cd in range(128):
+            if co >> 4 > cd >> 4:
+                roll[co * 128 + cd] = win[co]
+            elif cd >> 4 > co >> 4:
+                roll[co * 128 + cd] = win[128 + cd]
+            else:
+                roll[co * 128 + cd] = E_CHIP
+    action_event = np.full(A.NUM_ACTIONS, E_NONE, dtype=np.int64)
+    action_event[A.PLAY_BASE:A.PLAY_BASE + 8] = np.arange(8)
+    action_event[A.TAKE_POINTS], action_event[A.ADVANCE] = E_TAKE_POINTS, E_ADVANCE
+    return {"result": result, "pos": node_pos, "down": node_down, "target": node_target, "win": win,
+            "roll": roll, "action_event": action_event}
+
+
+_FAST: dict = {}
+_SIDE_CODES: dict = {}
+_U16 = np.uint16
+
+
+def _side_codes(config):
+    """Per roll index of each side, for the table-driven path: the summary code (count << 4 | top, int16);
+    the count and the top as byte 0 (offence) or byte 1 (defence) of a uint16, so that one OR gives the
+    state's [offence, defence] int8 pair read as one uint16; the dice as bytes of the state's 12 dice of a
+    game read as a uint64 (bytes 0-7: the six offence dice and the first two defence dice) and a uint32
+    (bytes 8-11: the other four); and the offence's kick yards // 10. Built byte by byte, so any byte order
+    reads them back."""
+    key = (config.offence_faces, config.defence_faces)
+    c = _SIDE_CODES.get(key)
+    if c is None:
+        off_t, def_t = roll_tables(config)
+        c = {}
+        for name, t, byte in (("off", off_t, 0), ("def", def_t, 1)):
+            n = t["count"].size
+            c[name + "_code"] = ((t["count"].astype(np.int16) << 4) | t["top"]).astype(np.int16)
+            for field in ("count", "top"):
+                pair = np.zeros((n, 2), dtype=np.int8)
+                pair[:, byte] = t[field]
+                c[name + "_" + field] = pair.view(_U16)[:, 0].copy()
+        n_off, n_def = off_t["count"].size, def_t["count"].size
+        lo = np.zeros((n_off, 8), dtype=np.int8)
+        lo[:, :DICE] = off_t["dice"]
+        c["off_lo"] = lo.view(np.uint64)[:, 0].copy()
+        lo = np.zeros((n_def, 8), dtype=np.int8)
+        lo[:, DICE:] = def_t["dice"][:, :2]
+        c["def_lo"] = lo.view(np.uint64)[:, 0].copy()
+        c["def_hi"] = np.ascontiguousarray(def_t["dice"][:, 2:]).view(np.uint32)[:, 0].copy()
+        c["off_y10"] = (off_t["yards"] // 10).astype(np.int64)
+        _SIDE_CODES[key] = c
+    return c
+
+
+_ROLL_KIND_OF = np.full(A.NUM_ACTIONS, -1, dtype=np.int8)
+_ROLL_KIND_OF[[A.ROLL, A.GO_FOR_IT, A.PUNT, A.FIELD_GOAL]] = [ROLL_PLAY, ROLL_PLAY, ROLL_PUNT, ROLL_KICK]
+
+
+def _step_fast(s: State, a, live, config: SportsDiceConfig) -> None:
+    """One decision in every live game (bool mask ``live`` [B]) from the tables, in place; also sets the
+    counters, the cap, to_act and the legal mask. Works on whole columns (every game is computed, only the
+    live games' values are written: a finished game's fields and stream stay), and on index subsets for
+    the rare branches (kicks, chip calls, scores, the toss)."""
+    T = _FAST.get("t")
+    if T is None:
+        T = _FAST["t"] = _build_fast_tables()
+    C = _side_codes(config)
+    B = s.batch_size
+    nd = len(config.defence_faces) ** DICE
+    ph = s.phase
+    off = s.offence
+    rolled = ((a - A.ROLL).view(np.uint64) < 4) & live  # roll, go for it, punt, field goal
+    ev = T["action_event"].take(np.where(live, a, A.WAIT))
+    packed = None
+    if rolled.any():
+        if type(_CTX.chance) is CounterChance:
+            v = _uniform(s.rng_key, s.rng_counter, _roll_high(config), 1)[:, 0]
+            s.rng_counter += rolled
+        else:
+            v = np.zeros(B, dtype=np.int64)
+            gg = np.flatnonzero(rolled)
+            v[gg] = _draw(s, gg, _roll_high(config), 1, "roll")[:, 0]
+        oi = v // nd
+        di = v - oi * nd
+        co = C["off_code"].take(oi)
+        cd = C["def_code"].take(di)
+        play_roll = (a == A.ROLL) | (a == A.GO_FOR_IT)
+        packed = T["roll"].take(co * np.int16(128) + cd)
+        ev = np.where(play_roll, packed & 63, ev)
+        # the roll's record: counts and top as [offence, defence] int8 pairs read as one uint16 each, the
+        # twelve dice as a uint64 and a uint32
+        np.copyto(s.counts.view(_U16)[:, 0], C["off_count"].take(oi) | C["def_count"].take(di), where=rolled)
+        np.copyto(s.top.view(_U16)[:, 0], C["off_top"].take(oi) | C["def_top"].take(di), where=rolled)
+        raw = s.dice.reshape(B, 2 * DICE)
+        np.copyto(raw[:, :8].view(np.uint64)[:, 0], C["off_lo"].take(oi) | C["def_lo"].take(di), where=rolled)
+        np.copyto(raw[:, 8:].view(np.uint32)[:, 0], C["def_hi"].take(di), where=rolled)
+        np.copyto(s.roll_kind, _ROLL_KIND_OF.take(a), where=rolled)
+        np.copyto(s.roll_offence, off, where=rolled)
+        np.copyto(s.chip_call, np.int8(NO_CALL), where=rolled)
+        s.rolls += rolled
+        decided = play_roll & live
+        np.copyto(s.roll_winner, ((packed >> 6 & 3) - 1).astype(np.int8), where=decided)
+        np.copyto(s.play, ((packed >> 8) - 1).astype(np.int8), where=decided)
+        kicks = np.flatnonzero(rolled & ~play_roll)
+        if kicks.size:  # the kick's yards, or a fake / a return on six of a kind (rulings 13, 14)
+            ak = a[kicks]
+            six_tens, six_no_gains = co[kicks] == _SIX, cd[kicks] == _SIX
+            kev = np.where(ak == A.PUNT, E_PUNT, E_KICK) + C["off_y10"].take(oi[kicks])
+            ev[kicks] = np.where(six_tens & ~six_no_gains, TOUCHDOWN_SYMBOL,
+                                 np.where(six_no_gains & ~six_tens, PICK_SIX, kev))
+            s.roll_winner[kicks] = -1
+            s.play[kicks] = -1
+    gc = np.flatnonzero((ph == CHIP) & live)
+    if gc.size:  # the chip call: the winning side's summary code gives the event (ruling 7)
+        use = a[gc] == A.USE_CHIP
+        holder = s.chip[gc]
+        holder_side = (holder != off[gc]).astype(np.int64)
+        side = np.where(use, holder_side, 1 - holder_side)
+        scode = (s.counts[gc, side].astype(np.int64) << 4) | s.top[gc, side]
+        pc = T["win"].take(side * 128 + scode)
+        ev[gc] = pc & 63
+        s.roll_winner[gc] = (pc >> 6 & 3) - 1
+        s.play[gc] = (pc >> 8) - 1
+        s.chip_call[gc] = np.where(use, USED, KEPT)
+        s.chip[gc] = np.where(use, 1 - holder, holder)
+    choice = ((ph == OFFENCE_PLAY) | (ph == DEFENCE_PLAY)) & live
+    np.copyto(s.play, (a - A.PLAY_BASE).astype(np.int8), where=choice)
+    # the field: one gather of the (node, event) result
+    node = s.position.astype(np.int64)
+    node //= 5
+    node *= 4
+    node += s.down
+    node -= 1
+    node *= 2
+    node += s.target == END_ZONE
+    node *= N_EVENTS
+    node += ev
+    res = T["result"].take(node)
+    scored = np.flatnonzero((res & (255 << 9)) != 0)
+    ended = None
+    if scored.size:
+        rs = res[scored]
+        so = off[scored].astype(np.int64)
+        po, pd = rs >> 9 & 15, rs >> 13 & 15
+        lv = live[scored]
+        s.score[scored, so] += (po * lv).astype(np.int16)
+        s.score[scored, 1 - so] += (pd * lv).astype(np.int16)
+        target = config.target_score
+        won_off = s.score[scored, so] >= target
+        over = (won_off | (s.score[scored, 1 - so] >= target)) & lv
+        if over.any():
+            e = scored[over]
+            s.winner[e] = np.where(won_off[over], so[over], 1 - so[over])
+            s.terminated[e] = True
+            ended = np.zeros(B, dtype=bool)
+            ended[e] = True
+    going = live if ended is None else live & ~ended
+    nn = res & 255
+    np.copyto(s.position, T["pos"].take(nn), where=going)
+    np.copyto(s.down, T["down"].take(nn), where=going)
+    np.copyto(s.target, T["target"].take(nn), where=going)
+    flip = (res >> 8 & 1).astype(np.int8)
+    flip &= going
+    off ^= flip  # (s.offence in place)
+    toss = np.flatnonzero((ph == TOSS) & live)
+    if toss.size:  # ruling 4: the toss winner picks; the team on defence holds the chip
+        tw = s.toss_winner[toss]
+        new_off = np.where(a[toss] == A.CHOOSE_DEFENCE, 1 - tw, tw)
+        s.offence[toss] = new_off
+        s.opener[toss] = new_off
+        s.chip[toss] = 1 - new_off
+    new_phase = (res >> 17).astype(np.int8)
+    s.steps += live
+    capped = going & (s.rolls >= config.max_rolls) & (new_phase <= FOURTH_DOWN)  # (SNAP or FOURTH_DOWN)
+    if ended is not None or capped.any():
+        s.truncated |= capped
+        new_phase[capped] = GAME_OVER
+        if ended is not None:
+            new_phase[ended] = GAME_OVER
+    np.copyto(s.phase, new_phase, where=live)
+    _refresh_all(s)
+
+
+def _refresh_all(s: State) -> None:
+    """to_act and the legal mask of every game, on whole columns (the same as ``_refresh``). In the toss
+    phase the offence is the toss winner (the state's convention), so the offence decides there too."""
+    ph = s.phase
+    to_act = np.where(ph == CHIP, s.chip, s.offence ^ (ph == DEFENCE_PLAY))
+    to_act |= -(ph == GAME_OVER).view(np.int8)  # -1 once over
+    s.to_act[:] = to_act
+    key = ph.astype(np.intp)
+    key <<= 16
+    key |= s.top.view(_U16)[:, 0]
+    _LEGAL_BY_KEY.take(_LEGAL_KEY.take(key), axis=0, out=s.legal)
+
+
+def _legal_keys():
+    """The legal mask's rows by (phase << 16 | the state's [offence, defence] top pair read as a uint16):
+    a map of that key to a row of _LEGAL (the play choices read the deciding side's top bits)."""
+    key = np.zeros((GAME_OVER + 1) << 16, dtype=np.int16)
+    tops = np.array([[t0, t1] for t0 in range(16) for t1 in range(16)], dtype=np.int8)
+    as_u16 = tops.view(_U16)[:, 0].astype(np.intp)
+    for ph in range(GAME_OVER + 1):
+        bits = tops[:, 0] if ph == OFFENCE_PLAY else tops[:, 1] if ph == DEFENCE_PLAY else np.zeros(256, np.int8)
+        key[(ph << 16) | as_u16] = ph * 16 + bits
+    return key
+
+
+_LEGAL_KEY = _legal_keys()
+_LEGAL_BY_KEY = _LEGAL
+
+
+_PAIRS: dict = {}
+
+
+def _pairs(n: int) -> np.ndarray:
+    """0, 2, 4, ...: the flat index of team one's entry of each game in a [n, 2] array."""
+    p = _PAIRS.get(n)
+    if p is None:
+        p = _PAIRS[n] = np.arange(n, dtype=np.intp) * 2
+    return p
 
 
 # --- step -------------------------------------------------------------------------------------------------
@@ -436,6 +763,9 @@ def step(state: State, actions, config: SportsDiceConfig | None = None, chance=N
     s = state if reuse_input else state.copy()
     _CTX.config, _CTX.chance = config, chance or CounterChance()
     try:
+        if FAST_PATH:
+            _step_fast(s, a, live_mask, config)
+            return s
         live = np.flatnonzero(live_mask)
         _apply(s, live, a[live])
         s.steps[live] += 1
@@ -463,10 +793,15 @@ def _apply(s: State, live, a) -> None:
         s.offence[g] = np.where(defence, 1 - tw, tw)
         s.chip[g] = 1 - s.offence[g]
         s.opener[g] = s.offence[g]
+    rolled = (a >= A.ROLL) & (a <= A.FIELD_GOAL)  # both sides roll: one draw each, in game order
+    v = np.zeros(a.size, dtype=np.int64)
+    if rolled.any():
+        v[rolled] = _draw(s, live[rolled], _roll_high(_CTX.config), 1, "roll")[:, 0]
     rolling = (a == A.ROLL) | (a == A.GO_FOR_IT)
-    _play_roll(s, live[rolling])
-    _punt(s, live[a == A.PUNT])
-    _field_goal(s, live[a == A.FIELD_GOAL])
+    _play_roll(s, live[rolling], v[rolling])
+    punt, kick = a == A.PUNT, a == A.FIELD_GOAL
+    _punt(s, live[punt], v[punt])
+    _field_goal(s, live[kick], v[kick])
     chip = ph == CHIP
     if chip.any():
         _chip_call(s, live[chip], a[chip] == A.USE_CHIP)
