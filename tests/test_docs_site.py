@@ -325,9 +325,27 @@ def test_environment_pages_examples_run(pages):
     assert ran >= 2 * len(GRIDIRON_IDS)
 
 
-def test_home_page_example_runs():
-    for block in _python_blocks((ROOT / "docs" / "index.md").read_text()):
-        exec(compile(block, "<index.md>", "exec"), {"__name__": "docs_example"})
+def _run_page_examples(names):
+    ran = 0
+    for name in names:
+        for block in _python_blocks((ROOT / "docs" / name).read_text()):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                exec(compile(block, f"<{name}>", "exec"), {"__name__": "docs_example"})
+            ran += 1
+    return ran
+
+
+def test_static_pages_examples_run():
+    """The Python of every docs/ page but the training page (the next test)."""
+    names = sorted(p.name for p in (ROOT / "docs").glob("*.md") if p.name != "training.md")
+    assert _run_page_examples(names) >= 2
+
+
+@pytest.mark.slow
+def test_training_page_example_runs():
+    """The training page's tiny MaskablePPO run (torch's import and a rollout: several seconds)."""
+    assert _run_page_examples(["training.md"]) >= 1
 
 
 # --- the build --------------------------------------------------------------------------------------------
