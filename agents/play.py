@@ -681,6 +681,11 @@ def main(argv=None, input_fn=None, print_fn=None, sleep_fn=time.sleep, error_fn=
     pipe was closed, 74 the output could not be written. ``input_fn``/``print_fn``/``sleep_fn`` stand in
     for the terminal in tests; ``error_fn`` gets the one-line errors (default: ``print_fn`` when one is
     given, else stderr)."""
+    given = sys.argv[1:] if argv is None else list(argv)
+    if any(isinstance(a, str) and (a == "--game" or a.startswith("--game=")) for a in given):
+        from agents.game_play import main as game_main  # --game NAME: any game of the protocol
+
+        return game_main(given, input_fn=input_fn, print_fn=print_fn, error_fn=error_fn)
     console = _Console()
     print_fn = console.print if print_fn is None else print_fn
     input_fn = console.input if input_fn is None else input_fn
