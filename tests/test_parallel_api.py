@@ -5,6 +5,7 @@
 ``pettingzoo_env_to_vec_env_v1`` (and ``concat_vec_envs_v1`` over it) run whole games.
 """
 
+import functools
 import warnings
 
 import numpy as np
@@ -12,7 +13,8 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test
 
 import gridiron_env
-from gridiron_env import table_football
+from gridiron_env import protocol, table_football
+from gridiron_env.adapters import pettingzoo as pz_adapter
 from gridiron_env.core import NUM_ACTIONS, action_id
 from gridiron_env.core.observe import FEATURES_SIZE, OBS_HIGH, OBS_LOW, observe
 from gridiron_env.envs.pettingzoo_env import FLAT_LAYOUT, FLAT_SIZE
@@ -20,14 +22,25 @@ from gridiron_env.envs.pettingzoo_env import FLAT_LAYOUT, FLAT_SIZE
 ss = pytest.importorskip("supersuit")
 
 AGENTS = ("team_one", "team_two")
-TF_FLAT = table_football.OBS_SIZE + table_football.NUM_ACTIONS
 
-# (name, parallel constructor, AEC constructor, observation size, number of actions, kwargs of a short game)
-GAMES = [
-    ("gridiron", gridiron_env.parallel_env, gridiron_env.env, FEATURES_SIZE, NUM_ACTIONS, {"max_steps": 300}),
-    ("table_football", table_football.parallel_env, table_football.env, table_football.OBS_SIZE,
-     table_football.NUM_ACTIONS, {}),
-]
+
+
+def _games():
+    """(name, parallel constructor, AEC constructor, observation size, number of actions, kwargs of a short
+    game): Gridiron, then every protocol game that loads (through the generic PettingZoo adapter)."""
+    games = [("gridiron", gridiron_env.parallel_env, gridiron_env.env, FEATURES_SIZE, NUM_ACTIONS,
+              {"max_steps": 300})]
+    for name in protocol.game_names():
+        try:
+            spec = protocol.get_game(name)
+        except Exception:  # a game still being built
+            continue
+        games.append((name, functools.partial(pz_adapter.parallel_env, name), functools.partial(pz_adapter.env, name),
+                      spec.observation_size, spec.num_actions, {}))
+    return games
+
+
+GAMES = _games()
 IDS = [g[0] for g in GAMES]
 
 
@@ -233,3 +246,34 @@ def test_parallel_step_plays_only_the_agent_to_act():
             np.testing.assert_array_equal(obs[agent], aec.observe(agent))
         assert not any(terms.values())
         assert infos["team_one"]["active_agent"] == aec.agent_selection
+
+
+def test_table_football_named_constructors_are_the_adapter():
+    assert "table_football" in IDS
+    for kind in ("features", "flat"):
+        named, generic = table_football.parallel_env(observation=kind), pz_adapter.parallel_env("table_football",
+                                                                                                observation=kind)
+        a, _ = named.reset(seed=4)
+        b, _ = generic.reset(seed=4)
+        assert named.observation_space("team_one") == generic.observation_space("team_one")
+        for agent in AGENTS:
+            np.testing.assert_equal(a[agent], b[agent])
+    assert table_football.env(observation="flat").observation_space("team_two").shape == (
+        table_football.OBS_SIZE + table_football.NUM_ACTIONS,)
+
+
+def test_supersuit_wrappers_on_the_flat_aec_env():
+    """SuperSuit's AEC wrappers too: frame_stack_v1 and dtype_v0 over ``env(observation="flat")``."""
+    api_test(ss.frame_stack_v1(gridiron_env.env(observation="flat"), 2), num_cycles=150)
+    env = ss.dtype_v0(gridiron_env.env(observation="flat"), np.float64)
+    api_test(env, num_cycles=150)
+    env.reset(seed=2)
+    assert env.observe(env.agent_selection).dtype == np.float64
+
+
+def test_default_dict_observation_is_what_supersuit_refuses():
+    """Why the flat option exists: the default Dict observation is refused by both wrappers."""
+    with pytest.raises(AssertionError, match="Box and Discrete"):
+        ss.frame_stack_v1(gridiron_env.parallel_env(), 2)
+    with pytest.raises(AttributeError):
+        ss.dtype_v0(table_football.parallel_env(), np.float64)

@@ -505,8 +505,8 @@ for _ in range(100):
 
 `ss.concat_vec_envs_v1(vec, n, base_class="stable_baselines3")` makes an SB3 `VecEnv` of it. Two things
 to know: SuperSuit's frame stack returns its own buffer, updated in place on the next step (copy an
-observation to keep it); and the vector env rewards both agents at every step, the one not to act with 0
-until the game ends.
+observation to keep it); and every vector step returns both agents' rewards of that one AEC step (0 to
+both until the game ends, unless `score_reward_scale` is set), whichever agent acted.
 
 ## Action space
 
