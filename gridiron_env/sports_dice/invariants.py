@@ -7,7 +7,7 @@ import numpy as np
 from ..core.invariants import InvariantError
 from .config import SportsDiceConfig
 from .state import (
-    CHIP, DEFENCE_PLAY, DICE, END_ZONE, FIELD_GOAL_CHOICE, FIELD_GOAL_SYMBOL, FOURTH_DOWN, GAME_OVER, KEPT,
+    CHIP, DEFENCE_PLAY, END_ZONE, FIELD_GOAL_CHOICE, FIELD_GOAL_SYMBOL, FOURTH_DOWN, GAME_OVER, KEPT,
     MIDFIELD, NO_CALL, OFFENCE_PLAY, OWN_25, ROLL_KICK, ROLL_NONE, ROLL_PLAY, ROLL_PUNT, SNAP, State, TOSS, USED,
 )
 
@@ -61,8 +61,9 @@ def find_violations(s: State, config: SportsDiceConfig | None = None, check_mask
     flag(toss & ((pos != OWN_25) | (down != 1) | (tgt != MIDFIELD) | (s.score != 0).any(axis=1)
                  | (s.rolls != 0) | (s.steps != 0) | (s.offence != s.toss_winner) | (s.chip == s.offence)),
          "the toss phase is not the opening (25, 1st down, 0-0, toss winner provisionally on offence)")
-    flag(~toss & (s.opener >= 0) & (s.rolls == 0) & ~over & (s.chip == s.opener),
-         "before the first roll the opener's opponent must hold the chip")
+    flag(~toss & (s.rolls == 0) & ((s.offence != s.opener) | (s.chip == s.opener) | (pos != OWN_25) | (down != 1)
+                                   | (tgt != MIDFIELD) | (s.score != 0).any(axis=1)),
+         "before the first roll the opener is on offence at its 25, 1st down, 0-0, its opponent holding the chip")
     # scores and the result
     target = config.target_score
     flag((s.score < 0).any(axis=1), "a negative score")
