@@ -99,6 +99,8 @@ def test_a_single_player_game_against_each_opponent(client, opponent):
     with client.websocket_connect("/ws") as ws:
         reply = new_game(ws, team="two", opponent=opponent, seed=11, target_score=3)
         assert reply["seats"][1] == "you" and reply["human_team"] == 1
+        assert reply["seats"][0] == next(o["label"] for o in ask(ws, {"type": "hello"})["opponents"]
+                                         if o["spec"] == opponent)
         assert "seed" not in json.dumps(reply)  # the seed predicts the dice: never sent during a game
         view = reply["frames"][-1]["view"]
         assert view["viewer"] == 1 and view["to_act"] == 1 and view["options"]  # the bot picked first

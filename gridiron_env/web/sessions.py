@@ -231,7 +231,7 @@ class GameSession:
         for agent in self.seats:
             if agent is not None:
                 agent.reset(np.array([self.seed], dtype=np.uint64))
-        self.labels = ["you" if self.mode == "single" else f"player {TEAM_WORDS[t]}" if s is None else labels[s]
+        self.labels = [labels[s] if s is not None else "you" if self.mode == "single" else f"player {TEAM_WORDS[t]}"
                        for t, s in enumerate(specs)]
         self.human_team = settings.team if self.mode == "single" else None
         self.state = init(1, seed=self.seed, config=self.config)
