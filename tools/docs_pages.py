@@ -452,7 +452,7 @@ def gridiron_aec_page() -> str:
         ("Metadata name", f'`{env.metadata["name"]}`'),
         ("Render modes", ", ".join(f'`"{m}"`' for m in env.metadata["render_modes"])),
     ])
-    flat_layout = {"features": (pz.FLAT_LAYOUT["features"], "the `features` observation (table above)"),
+    flat_layout = {"features": (pz.FLAT_LAYOUT["features"], "the `features` observation (Gridiron-v0's table)"),
                    "action_mask": (pz.FLAT_LAYOUT["action_mask"],
                                    "the action mask as 0.0 / 1.0 (the same ids as the dict's int8 mask)")}
     return f"""\
@@ -569,6 +569,15 @@ _PROTOCOL_OPTIONS = {
     "render_mode": 'None, "ansi" or "rgb_array"',
     "observation": '"features" (dict of observation and int8 mask) or "flat" (one float32 Box: the '
                    'observation, then the mask as 0/1)',
+}
+
+
+_PROTOCOL_AEC_OPTIONS = {
+    **_PROTOCOL_OPTIONS,
+    "render_mode": 'None, "human" (prints the text picture after each step), "ansi" or "rgb_array"',
+    "illegal_action": '"lose" (the team that played it loses, both infos hold "illegal_action") or "raise"',
+    "config": "the game's config or a dict of its fields (the Gymnasium pages' table); fields may also be "
+              "passed as keywords",
 }
 
 
@@ -740,7 +749,7 @@ def protocol_aec_page(game_name: str) -> str:
     first = f"{call}env()" if has_fns else f'{call}env("{game_name}")'
     par = f"{call}parallel_env(observation=\"flat\")" if has_fns else \
         f'{call}parallel_env("{game_name}", observation="flat")'
-    flat_layout = {"observation": (slice(0, game.observation_size), "the observation (table below)"),
+    flat_layout = {"observation": (slice(0, game.observation_size), "the observation (the Gymnasium pages' table)"),
                    "action_mask": (slice(game.observation_size, game.observation_size + A),
                                    "the action mask as 0.0 / 1.0")}
     return f"""\
@@ -794,7 +803,7 @@ for both once the game is over, it marks only `{game.action_names[game.ignored_a
 zero). Rewards: +1 to the winner, -1 to the loser when the game ends (an illegal action included), 0 to
 both for a draw and on truncation. At the end both infos hold `"winner"`, `"draw"` and `"score"`.
 
-{options_table(pz.GameAECEnv, _PROTOCOL_OPTIONS)}
+{options_table(pz.GameAECEnv, _PROTOCOL_AEC_OPTIONS)}
 ## Version history
 
 - **v0** (`{env.metadata["name"]}`): the current version; `observation="flat"` was added without changing
