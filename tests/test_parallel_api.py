@@ -62,6 +62,13 @@ def test_parallel_api_test_passes(name, par, _aec, _obs, _n, short, observation)
     parallel_api_test(par(observation=observation, **short), num_cycles=400)
 
 
+@pytest.mark.parametrize("name,par,_aec,_obs,_n,short", GAMES, ids=IDS)
+def test_parallel_seed_test_passes(name, par, _aec, _obs, _n, short):
+    from pettingzoo.test import parallel_seed_test
+
+    parallel_seed_test(functools.partial(par, observation="flat", **short), num_cycles=100)
+
+
 def test_gridiron_parallel_env_default_is_the_aec_default():
     env = gridiron_env.parallel_env()
     obs, infos = env.reset(seed=5)
