@@ -44,14 +44,18 @@ from gridiron_env.core.geometry import (
     DEFENDED_END_ZONE, DISTANCE, END_ZONE_DEPTH, FRAME_ROW, N_DIRECTIONS, N_LANES, N_ROWS, NEIGHBOUR,
     SCORING_END_ZONE, SQUARE_LANE, SQUARE_ROW,
 )
-from gridiron_env.core.odds import COMPLETION_TABLE, field_goal_chance
+from gridiron_env.core.odds import COMPLETION_TABLE
+from gridiron_env.core.rules import (
+    ELIGIBLE_RECEIVER, INTERCEPTION_ONE_IN, MOVE_COST, behind_los, field_goal_chance_for_row, gap_cost, qb_factor,
+    throw_kind,
+)
 from gridiron_env.core.state import (
     DEFENCE_FORMATION, KICK_DECISION, OFFENCE_FORMATION, PLAY, SCRAMBLE, SPECIALS_PICK, State,
 )
 
 from .base import GameStreams, visible_view
 from .board import (
-    BIG, DIRECTIONS, STEP_COST, Side, block_entries, gather, least_cost, manhattan, qb_mult, side_of, sources,
+    BIG, DIRECTIONS, Side, block_entries, gather, least_cost, manhattan, qb_mult, side_of, sources,
     threat_map, weak_linemen,
 )
 
@@ -59,10 +63,6 @@ _SALT = 0x4E75_1C0D_5EED_0002
 _SLOTS = np.arange(11)
 _OFF = {name: i for i, name in enumerate(OFFENCE_FORMATIONS)}
 _DEF = {name: i for i, name in enumerate(DEFENCE_FORMATIONS)}
-_ELIGIBLE = np.ones(11, dtype=bool)
-_ELIGIBLE[1:6] = False  # interior linemen are not eligible receivers (rule 18)
-_FIELD_GOAL_BY_FRAME_ROW = np.array(
-    [field_goal_chance(4 * (r - END_ZONE_DEPTH + 1) + 17) if r >= END_ZONE_DEPTH else 0.0 for r in range(N_ROWS)])
 
 
 @dataclass
@@ -227,8 +227,7 @@ class HeuristicAgent:
         after_score = ev(21)  # the other team then receives at its kickoff spot (rule 4)
         opp_at_los = ev(N_ROWS - 1 - los)  # the other team takes over here
         # field goal
-        p_fg = _FIELD_GOAL_BY_FRAME_ROW[los] if config.kick_mode == "dice" else np.array(
-            [_paper_chance(int(r), config) for r in los])
+        p_fg = field_goal_chance_for_row(los, config)
         ev_fg = p_fg * (3.0 - after_score) - (1 - p_fg) * opp_at_los
         # going for it: a rough conversion chance by rows to gain (heuristic self-play: about 55% on 4th
         # and 1, 30-35% on 4th and 3); goal to go, converting is the touchdown
@@ -353,7 +352,7 @@ class HeuristicAgent:
         """The carrier's best reachable square and the first action toward it."""
         m = s.batch_size
         r = np.arange(m)
-        mult = qb_mult(s, carrier)
+        mult = qb_factor(s, r, carrier)
         first_sq, first_cost, first_id = self._first_steps(s, side, carrier, csq, mult)
         start = sources(m, np.concatenate([csq[:, None], first_sq], axis=1),
                          np.concatenate([np.zeros((m, 1), dtype=np.int64), first_cost], axis=1))
@@ -372,7 +371,7 @@ class HeuristicAgent:
             # the cost to the target from each first-step square (occupied ones: one step from a neighbour)
             fsq = first_sq[g]
             nb = NEIGHBOUR[0, np.maximum(fsq, 0)].astype(np.int64)  # [k, f, 8] absolute neighbours
-            via = gather(back, nb.reshape(g.size, -1)).reshape(nb.shape) + STEP_COST[None, None, :] * mult[g][:, None, None]
+            via = gather(back, nb.reshape(g.size, -1)).reshape(nb.shape) + MOVE_COST[None, None, :] * mult[g][:, None, None]
             via = np.where(nb >= 0, via, BIG).min(axis=2)
             to_target = np.where(fsq == target[g][:, None], 0, np.minimum(gather(back, fsq), via))
             total = np.where(fsq >= 0, first_cost[g] + to_target, BIG)
@@ -393,7 +392,7 @@ class HeuristicAgent:
         move_to = NEIGHBOUR[team[:, None], csq[:, None], DIRECTIONS[None, :]].astype(np.int64)
         move_id = A.MOVE_BASE + carrier[:, None] * N_DIRECTIONS + DIRECTIONS[None, :]
         move_ok = legal[r[:, None], move_id] & side.empty[r[:, None], np.maximum(move_to, 0)] & (move_to >= 0)
-        move_cost = STEP_COST[None, :] * mult[:, None]
+        move_cost = MOVE_COST[None, :] * mult[:, None]
         # pushes: the carrier steps into the pushed teammate's square (rule 16)
         push_id = A.PUSH_BASE + side.slots
         push_ok = legal[r[:, None], push_id]
@@ -406,11 +405,10 @@ class HeuristicAgent:
         gap_ok = legal[r[:, None], gap_id]
         line_sq = s.player_square[:, 1:6].astype(np.int64)
         gap_to = 2 * line_sq - csq[:, None]
-        speedy = qb_mult(s, np.zeros(m, dtype=np.int64)) == 1
-        gap_cost = np.broadcast_to((2 * np.where((carrier == 0) & ~speedy, 3, 2))[:, None], (m, 5))
+        run_cost = np.broadcast_to(gap_cost(s, r, carrier)[:, None], (m, 5))
         squares = np.concatenate([np.where(move_ok, move_to, -1), np.where(push_ok, push_to, -1),
                                   np.where(gap_ok, gap_to, -1)], axis=1)
-        costs = np.concatenate([move_cost, push_cost, gap_cost], axis=1)
+        costs = np.concatenate([move_cost, push_cost, run_cost], axis=1)
         ids = np.concatenate([move_id, push_id, gap_id], axis=1)
         return squares, costs, ids
 
@@ -442,7 +440,7 @@ class HeuristicAgent:
         r = np.arange(m)
         out = np.full(m, -1, dtype=np.int64)
         out_value = np.full(m, -np.inf)
-        slow_qb = qb_mult(s, carrier) == 2
+        slow_qb = qb_factor(s, r, carrier) == 2
         boxed = value < -side.frame[r, csq] + p.safe_bonus - 0.01  # no safe square that keeps the ground
         ask = np.flatnonzero(slow_qb | boxed)
         if ask.size == 0:
@@ -451,12 +449,11 @@ class HeuristicAgent:
         rsq = side.squares[ask]  # [k, 11]
         csq_a = csq[ask]
         throw_id = A.THROW_BASE + side.slots[ask]
-        ok = s.legal[ask[:, None], throw_id] & _ELIGIBLE[None, :]
-        forward = FRAME_ROW[team[:, None], np.maximum(rsq, 0)] < FRAME_ROW[team, csq_a][:, None]
-        adjacent = DISTANCE[np.maximum(rsq, 0), csq_a[:, None]] == 1
-        handoff = ok & ~forward & adjacent
-        behind_los = FRAME_ROW[team, csq_a] > FRAME_ROW[team, s.los_row[ask].astype(np.int64) * N_LANES]
-        lateral = ok & ~forward & ~adjacent & (DISTANCE[np.maximum(rsq, 0), csq_a[:, None]] <= 4) & behind_los[:, None]
+        ok = s.legal[ask[:, None], throw_id] & ELIGIBLE_RECEIVER[None, :]
+        kind = throw_kind(s, ask, team[:, None], csq_a[:, None], rsq)  # 0 handoff, 1 lateral, 2 forward pass
+        handoff = ok & (kind == 0)
+        behind = behind_los(s, ask, team, csq_a)
+        lateral = ok & (kind == 1) & (DISTANCE[np.maximum(rsq, 0), csq_a[:, None]] <= 4) & behind[:, None]
         cand = handoff | lateral
         gi, si = np.nonzero(cand)
         if gi.size == 0:
@@ -473,13 +470,13 @@ class HeuristicAgent:
         sub.points[np.arange(games.size), side.team[games]] = pts
         sub.legal[:] = False  # only plain moves are planned for the new carrier
         sub_side = side_of(sub)
-        mult = qb_mult(sub, rslot)
+        mult = qb_factor(sub, np.arange(games.size), rslot)
         new_sq = sub.ball_square.astype(np.int64)
         reach = least_cost(sources(games.size, new_sq[:, None]), sub_side.empty, mult, int(pts.max()))
         # the new carrier's own square is a tackle target too: one step from the cheapest neighbour
         cand_threat = threat[games].copy()
         nb = NEIGHBOUR[0, new_sq].astype(np.int64)
-        via = np.where(nb >= 0, gather(cand_threat, nb) + STEP_COST[None, :], BIG).min(axis=1)
+        via = np.where(nb >= 0, gather(cand_threat, nb) + MOVE_COST[None, :], BIG).min(axis=1)
         cand_threat[np.arange(games.size), new_sq] = via
         v = self._square_values(sub, sub_side, cand_threat, reach, pts).max(axis=1)
         v = np.where(lateral[gi, si], v - 0.05 * 10, v)  # a lateral may be dropped (1 in 100 / 1 in 20)
@@ -503,16 +500,16 @@ class HeuristicAgent:
         best = np.full(m, -np.inf)
         team = side.team
         los_frame = FRAME_ROW[team, s.los_row.astype(np.int64) * N_LANES].astype(np.int64)
-        can = (side.base == 0) & ~s.forward_pass_used & (side.frame[r, csq] > los_frame) & (side.points >= 2)
+        can = (side.base == 0) & ~s.forward_pass_used & behind_los(s, r, team, csq) & (side.points >= 2)
         if not can.any():
             return out, best
         hawk = s.special[r, 1 - team] == A.BALL_HAWK
-        pick = np.where(hawk, 0.1, 1 / 15)
+        pick = 1 / np.where(hawk, INTERCEPTION_ONE_IN[1], INTERCEPTION_ONE_IN[0])
         fail = -los_frame - p.lost_down
-        for slot in np.flatnonzero(_ELIGIBLE):
+        for slot in np.flatnonzero(ELIGIBLE_RECEIVER):
             rsq = side.squares[:, slot]
             ok = can & s.legal[r, A.THROW_BASE + side.slots[:, slot]] & (rsq >= 0) & (
-                side.frame[r, np.maximum(rsq, 0)] < side.frame[r, csq])
+                throw_kind(s, r, team, csq, rsq) == 2)
             g = np.flatnonzero(ok)
             if g.size == 0:
                 continue
@@ -539,7 +536,7 @@ class HeuristicAgent:
         csq = s.ball_square.astype(np.int64)
         out = np.full(m, A.END_TURN, dtype=np.int64)
         t = side.targets
-        cost = STEP_COST[None, None, :] * qb_mult(s, side.slots)[:, :, None]
+        cost = MOVE_COST[None, None, :] * qb_mult(s, side.slots)[:, :, None]
         swap = side.move_legal & (t >= 0) & (s.board[r[:, None, None], np.maximum(t, 0)] >= 0) & (
             t != csq[:, None, None])
         cost = np.where(swap, 2, cost)
@@ -629,7 +626,7 @@ class HeuristicAgent:
         cframe = FRAME_ROW[carrier_team].astype(np.int64)
         rec_slots = side.opp_slots  # the snap offence: slots 0-10
         rec_sq = side.opp_squares
-        eligible = _ELIGIBLE[None, :] & (rec_slots != holder[:, None]) & (rec_sq >= 0)
+        eligible = ELIGIBLE_RECEIVER[None, :] & (rec_slots != holder[:, None]) & (rec_sq >= 0)
         # danger: how far downfield of the carrier (in his frame)
         down_field = cframe[r, s.ball_square.astype(np.int64)][:, None] - cframe[r[:, None], np.maximum(rec_sq, 0)]
         danger = np.where(eligible, down_field, -BIG)
@@ -666,7 +663,7 @@ def _best_approach(side: Side, dist, reserve) -> np.ndarray:
     """The legal move of any player that minimises (its cost + the cost left to the goal of ``dist``)."""
     m = side.team.size
     t = side.targets
-    cost = STEP_COST[None, None, :] * qb_mult(side.s, side.slots)[:, :, None]
+    cost = MOVE_COST[None, None, :] * qb_mult(side.s, side.slots)[:, :, None]
     after = gather(dist, t.reshape(m, -1)).reshape(t.shape)
     # least total cost; on a tie, the move that gets there now
     total = np.where(side.move_legal & (t >= 0) & (cost <= side.points[:, None, None] - reserve[:, None, None]),
@@ -674,14 +671,6 @@ def _best_approach(side: Side, dist, reserve) -> np.ndarray:
     k = np.argmin(total, axis=1)
     ok = total[np.arange(m), k] < BIG
     return np.where(ok, side.move_ids.reshape(m, -1)[np.arange(m), k], A.END_TURN)
-
-
-def _paper_chance(frame_row: int, config: GameConfig) -> float:
-    from gridiron_env.core.odds import paper_field_goal_chance
-
-    if frame_row < END_ZONE_DEPTH:
-        return 0.0
-    return paper_field_goal_chance(4 * (frame_row - END_ZONE_DEPTH + 1) + 17, config.paper_answer_chance)
 
 
 def main(argv=None) -> None:

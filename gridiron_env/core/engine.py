@@ -25,7 +25,7 @@ from .legal import compute_legal, legal_action_mask, push_walk, recompute_legal 
 from .rules import (
     ALL_KICKOFF, CARRIER_TD, CONTEST_ROUND, CONTEST_ROUNDS, DIRS, FIELD_GOAL_TARGET_BY_ROW, FORWARD, GAME_SLOTS,
     MAX_DEFENCE_DICE, MAX_OFFENCE_DICE, NEIGHBOUR_FLAT, PASS_OFFENCE_DICE, RAY, STEP, TD_ROW,
-    IllegalActionError, batch_rows, check_chance, check_config, check_state, field_goal_distance_for_row,
+    INTERCEPTION_ONE_IN, LATERAL_DROPS, LATERAL_ROLL, IllegalActionError, batch_rows, behind_los, check_chance, check_config, check_state, field_goal_distance_for_row,
     frame_los, gap_cost_per_square, kick_available, move_cost, slot_base, team_of,
     throw_kind,
 )
@@ -755,9 +755,9 @@ def _do_throw(s, idx, slot):
     if lat.any():
         li, lteam, lslot, ltsq, lrsq = idx[lat], team[lat], slot[lat], tsq[lat], rsq[lat]
         s.points[li, lteam] -= 2
-        behind = FRAME_ROW[lteam, ltsq] > FRAME_ROW[lteam, s.los_row[li].astype(np.int64) * N_LANES]
-        roll = _chance_draw(s, li, 100, 1, "lateral")[:, 0]
-        dropped = np.where(behind, roll == 0, roll < 5)
+        behind = behind_los(s, li, lteam, ltsq)
+        roll = _chance_draw(s, li, LATERAL_ROLL, 1, "lateral")[:, 0]
+        dropped = roll < np.where(behind, LATERAL_DROPS[1], LATERAL_DROPS[0])
         fumbled = np.zeros(li.size, dtype=bool)
         d = li[dropped]
         if d.size:
@@ -781,7 +781,7 @@ def _do_throw(s, idx, slot):
     failed = ~complete
     gi, gteam, grsq, gtsq = fi[failed], fteam[failed], frsq[failed], ftsq[failed]
     hawk = s.special[gi, 1 - gteam] == A.BALL_HAWK
-    pick = _chance_draw(s, gi, np.where(hawk, 10, 15), 1, "interception")[:, 0] == 0
+    pick = _chance_draw(s, gi, np.where(hawk, INTERCEPTION_ONE_IN[1], INTERCEPTION_ONE_IN[0]), 1, "interception")[:, 0] == 0
     _incomplete(s, gi[~pick])
     _intercept(s, gi[pick], gteam[pick], grsq[pick], gtsq[pick])
 

@@ -10,10 +10,10 @@ import numpy as np
 
 from ..config import GameConfig
 from . import actions as A
-from .geometry import FRAME_ROW, N_DIRECTIONS, N_LANES, N_ROWS, N_SQUARES, NEIGHBOUR
+from .geometry import N_DIRECTIONS, N_ROWS, N_SQUARES, NEIGHBOUR
 from .rules import (
     DISTANCE_FLAT, FORWARD, GAME_SLOTS, GAP_BEYOND, LINEMAN_RECEIVER, MOVE_COST, PUSH_STEP_COST, RAY, STEP,
-    THROW_OK, batch_rows, check_config, check_state, kick_available, qb_factor, speedy_qb, throw_kind,
+    THROW_OK, batch_rows, behind_los, check_config, check_state, kick_available, qb_factor, speedy_qb, throw_kind,
 )
 from .state import DEFENCE_FORMATION, GAME_OVER, KICK_DECISION, OFFENCE_FORMATION, PLAY, SCRAMBLE, SPECIALS_PICK, State
 
@@ -247,8 +247,7 @@ def _legal_play(s, idx, out):
         # throw: what the game allows (bit 0 a lateral, bit 1 a forward pass) and each receiver's kind of
         # throw and eligibility pick his entry of THROW_OK in one gather
         two = cpts >= 2
-        behind_los = FRAME_ROW[cteam, csq] > FRAME_ROW[cteam, s.los_row[ci].astype(np.intp) * N_LANES]
-        allowed = two + 2 * (offence_carrier & ~s.forward_pass_used[ci] & behind_los & two)
+        allowed = two + 2 * (offence_carrier & ~s.forward_pass_used[ci] & behind_los(s, ci, cteam, csq) & two)
         kind = throw_kind(s, ci, cteam[:, None], csq[:, None], squares[c])
         throw_ok = THROW_OK.take((allowed * 6)[:, None] + kind * 2 + LINEMAN_RECEIVER)
         throw_ok &= slots[c] != carrier[:, None]

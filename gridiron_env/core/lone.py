@@ -37,7 +37,7 @@ from .geometry import (
     SCORING_END_ZONE, SQUARE_LANE, SQUARE_ROW,
 )
 from .rules import (
-    CARRIER_TD, CONTEST_ROUND, CONTEST_ROUNDS, FIELD_GOAL_TARGET_BY_ROW, GAP_BEYOND, LINEMAN_RECEIVER,
+    CARRIER_TD, CONTEST_ROUND, INTERCEPTION_ONE_IN, LATERAL_DROPS, LATERAL_ROLL, CONTEST_ROUNDS, FIELD_GOAL_TARGET_BY_ROW, GAP_BEYOND, LINEMAN_RECEIVER,
     MAX_DEFENCE_DICE, MAX_OFFENCE_DICE, PASS_OFFENCE_DICE, STEP, TD_ROW, THROW_KIND, THROW_OK,
 )
 from .state import (
@@ -839,8 +839,7 @@ def _do_lateral(s: State, slot: int, team: int, thrower_square: int, receiver_sq
     fumble at the receiver (batched), and the throwing side loses its remaining points (rule 18)."""
     s.points[0, team] -= 2
     behind = _FRAME_ROW[team][thrower_square] > _FRAME_ROW[team][s.los_row.item() * N_LANES]
-    roll = _draws(s, 100, 1, "lateral")[0]
-    dropped = roll == 0 if behind else roll < 5
+    dropped = _draws(s, LATERAL_ROLL, 1, "lateral")[0] < LATERAL_DROPS[behind]
     if dropped and _start_fumble(s, receiver_square, 1 - team, team, team):
         s.points[0, team] = 0
         return
@@ -874,7 +873,7 @@ def _do_forward_pass(s: State, slot: int, team: int, thrower_square: int, receiv
         _gain_possession(s, slot, receiver_square)
         return
     hawk = special[1 - team] == A.BALL_HAWK
-    if _draws(s, 10 if hawk else 15, 1, "interception")[0] == 0:
+    if _draws(s, INTERCEPTION_ONE_IN[hawk], 1, "interception")[0] == 0:
         _intercept(s, team, receiver_square, thrower_square)
     else:  # incomplete: the next down from the same LOS (rule 20)
         _next_down(s, s.los_row.item() * N_LANES + s.los_lane.item())

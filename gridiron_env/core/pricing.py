@@ -9,8 +9,8 @@ import numpy as np
 
 from ..config import ArgumentTypeError
 from .engine import pass_dice
-from .rules import throw_kind
-from .geometry import FRAME_ROW, N_LANES, N_SLOTS, TAGS
+from .rules import LATERAL_DROPS, LATERAL_ROLL, behind_los, throw_kind
+from .geometry import N_SLOTS, TAGS
 from .odds import completion_chance_exact
 from .state import PLAY, State
 
@@ -78,8 +78,7 @@ def pass_price(state: State, receiver: str | int, game: int = 0) -> PassPrice:
     if kind == 0:
         return PassPrice("handoff", 0, 0, Fraction(1))
     if kind == 1:
-        behind = (FRAME_ROW[team, int(state.ball_square[game])]
-                  > FRAME_ROW[team, int(state.los_row[game]) * N_LANES])
-        return PassPrice("lateral", 0, 0, Fraction(99, 100) if behind else Fraction(19, 20))
+        behind = bool(behind_los(state, g, teams, state.ball_square[g].astype(np.int64))[0])
+        return PassPrice("lateral", 0, 0, Fraction(LATERAL_ROLL - LATERAL_DROPS[behind], LATERAL_ROLL))
     off, dfn = pass_dice(state, g, np.array([slot]))
     return PassPrice("forward pass", int(off[0]), int(dfn[0]), completion_chance_exact(int(off[0]), int(dfn[0])))

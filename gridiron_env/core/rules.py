@@ -19,7 +19,7 @@ from .geometry import (
     DIAGONAL, DISTANCE, END_ZONE_DEPTH, FIRST_FIELD_ROW, FORWARD_DIRECTIONS, FRAME_ROW, KICKOFF_SQUARE,
     N_DIRECTIONS, N_LANES, N_ROWS, N_SQUARES, NEIGHBOUR, QB, SCORING_END_ZONE, SQUARE_LANE, SQUARE_ROW,
 )
-from .odds import field_goal_target
+from .odds import field_goal_chance, field_goal_target, paper_field_goal_chance
 from .state import State
 
 
@@ -137,7 +137,15 @@ def batch_rows(s: State, idx):
 
 
 def frame_los(s, idx):
+    """The LOS row of each game ``idx`` in its offence's frame (rows counted from the end the offence
+    attacks)."""
     return FRAME_ROW[s.offence[idx], s.los_row[idx].astype(np.int64) * N_LANES]
+
+
+def behind_los(s: State, idx, team, square):
+    """bool: ``square`` (absolute) is behind the LOS row from ``team``'s side in each game ``idx``: where a
+    forward pass may be thrown from, and where a lateral is caught 99 in 100 (rule 18)."""
+    return FRAME_ROW[team, square] > FRAME_ROW[team, s.los_row[idx].astype(np.intp) * N_LANES]
 
 
 def kick_available(s, idx):
@@ -147,7 +155,9 @@ def kick_available(s, idx):
 
 
 def gap_cost_per_square(s, idx, carrier, speedy=None):
-    return qb_factor(s, idx, carrier, speedy) + 1  # 2 a square, 3 for a quarterback without Speedy QB
+    """Die points a square of a gap run costs the ``carrier`` of each game ``idx``: 2, or 3 for a
+    quarterback without Speedy QB (rule 17; a gap run is 2 squares). ``speedy``: speedy_qb, when known."""
+    return qb_factor(s, idx, carrier, speedy) + 1
 
 
 def _throw_kind_table():
@@ -235,3 +245,46 @@ def move_cost(s: State, idx, slot, direction):
 def field_goal_in_range(frame_row):
     """bool: a field goal may be tried from an LOS ``frame_row`` (offence frame) (rules 9, 21)."""
     return FIELD_GOAL_TARGET_BY_ROW[frame_row] < 99
+
+
+def gap_cost(s: State, idx, carrier):
+    """Die points of a whole gap run (2 squares) by the ``carrier`` of each game ``idx`` (rule 17)."""
+    return 2 * gap_cost_per_square(s, idx, carrier)
+
+
+# Receivers of a forward pass by position in their side (slots k and 11 + k): the interior linemen (1-5)
+# are not eligible (rule 18).
+ELIGIBLE_RECEIVER = ~LINEMAN_SLOT[:11]
+
+
+def eligible_receiver(side_slot):
+    """bool: a player at position ``side_slot`` (0-10 within his side) may catch a forward pass (rule 18)."""
+    return ELIGIBLE_RECEIVER[side_slot]
+
+
+# A lateral is dropped on a roll of 0..LATERAL_DROPS[behind] - 1 of LATERAL_ROLL: 1 in 100 from behind the
+# LOS row, 5 in 100 past it (rule 18).
+LATERAL_ROLL = 100
+LATERAL_DROPS = (5, 1)  # [thrown from behind the LOS row]
+
+# An incomplete forward pass is picked off 1 in INTERCEPTION_ONE_IN[defence has Ball Hawk] (rule 20).
+INTERCEPTION_ONE_IN = (15, 10)
+
+_FIELD_GOAL_CHANCES = {}  # (kick_mode, paper_answer_chance) -> float [N_ROWS]
+
+
+def field_goal_chance_for_row(frame_row, config: GameConfig | None = None):
+    """float (an array for an array): the chance a field goal tried from an LOS ``frame_row`` (offence
+    frame) is good under ``config``'s kick mode (rule 21); 0 where no field goal may be tried."""
+    config = check_config(config)
+    key = (config.kick_mode, config.paper_answer_chance)
+    table = _FIELD_GOAL_CHANCES.get(key)
+    if table is None:
+        distance = field_goal_distance_for_row(np.arange(N_ROWS))
+        table = np.array([0.0 if FIELD_GOAL_TARGET_BY_ROW[r] == 99 else
+                          field_goal_chance(int(distance[r])) if config.kick_mode == "dice" else
+                          paper_field_goal_chance(int(distance[r]), config.paper_answer_chance)
+                          for r in range(N_ROWS)])
+        table.flags.writeable = False
+        table = _FIELD_GOAL_CHANCES[key] = table
+    return table[frame_row]
