@@ -9,12 +9,21 @@ import pytest
 
 import gridiron_env.sports_dice as sd
 from gridiron_env.sports_dice import actions as A
+from gridiron_env.sports_dice import engine
 from gridiron_env.sports_dice.diagram import field_strip
 from gridiron_env.sports_dice.state import (
     CHIP, DEFENCE_PLAY, FIELD_GOAL_CHOICE, FOURTH_DOWN, OFFENCE_PLAY, SNAP, TOSS,
 )
 
 CONFIG = sd.SportsDiceConfig()
+
+
+@pytest.fixture(autouse=True, params=[True, False], ids=["tables", "rule-functions"])
+def engine_path(request):
+    """Every ruling on both engine paths: the table-driven step and the rule functions."""
+    engine.FAST_PATH = request.param
+    yield request.param
+    engine.FAST_PATH = True
 
 _BASE = {"phase": None, "to act": None, "toss winner": "one", "opener": "one", "offence": "one", "chip": "two",
          "score": "0-0", "ball": 25, "target": None, "down": 1, "field": None, "last roll": "punt",
