@@ -254,7 +254,8 @@ def test_corrupted_and_foreign_onnx_files_are_refused(tmp_path):
 
 def test_heavy_imports_stay_lazy():
     code = ("import sys, train.game_export, train.game_tournament, agents.game_play, gridiron_env.adapters.agents, "
-            "gridiron_env.adapters.selfplay; print(sorted(m for m in ('torch', 'onnx', 'onnxruntime') if m in sys.modules))")
+            "gridiron_env.adapters.selfplay; "
+            "print(sorted(m for m in ('torch', 'onnx', 'onnxruntime') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=str(Path(__file__).resolve().parents[1]))
     assert out.stdout.strip() == "[]"

@@ -76,11 +76,13 @@ def test_names_numbers_commands_and_eof():
     state = game.init(1, seeds=np.array([3], dtype=np.uint64))
     ids = [int(a) for a in np.flatnonzero(game.legal_mask(state)[0])]
     names = [game.action_names[a] for a in ids]
-    assert game_play.menu_lines(game, game.legal_mask(state)[0]) == (ids, [f"  [{k}] {n}" for k, n in enumerate(names, 1)])
+    lines = [f"  [{k}] {n}" for k, n in enumerate(names, 1)]
+    assert game_play.menu_lines(game, game.legal_mask(state)[0]) == (ids, lines)
     assert game_play.parse_choice(game, "1", ids) == (ids[0], "")
     assert game_play.parse_choice(game, "  Run   PLAY ", ids)[0] == game.action_id("run play")
     assert game_play.parse_choice(game, "fie", ids)[0] == game.action_id("field goal")
-    assert game_play.parse_choice(game, "punt", ids)[0] is None and "not legal now" in game_play.parse_choice(game, "punt", ids)[1]
+    action, message = game_play.parse_choice(game, "punt", ids)
+    assert action is None and "not legal now" in message
     assert "not on the list" in game_play.parse_choice(game, "0", ids)[1]
     assert "not a legal action" in game_play.parse_choice(game, "xyzzy", ids)[1]
     assert "Please answer" in game_play.parse_choice(game, "   ", ids)[1]
@@ -154,6 +156,7 @@ def test_gridiron_play_hands_a_game_over():
     answers = iter(["quit"])
     code = play.main(["--game", "table_football", "--seed", "3"], input_fn=lambda prompt: next(answers),
                      print_fn=lambda *a: printed.append(" ".join(map(str, a))), error_fn=errors.append)
-    assert code == 0 and not errors and printed[0].startswith("table_football (basic), seed 3") and "You quit." in printed
+    assert code == 0 and not errors and "You quit." in printed
+    assert printed[0].startswith("table_football (basic), seed 3")
     code = play.main(["--game=chess"], input_fn=lambda prompt: "", print_fn=printed.append, error_fn=errors.append)
     assert code == 2 and len(errors) == 1 and "chess" in errors[0]

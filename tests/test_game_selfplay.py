@@ -69,7 +69,8 @@ def test_slot_plays_the_engine_game_of_its_seed(name, variant):
         acts = np.array([rng.choice(np.flatnonzero(r)) for r in turn.action_mask])
         for i in range(3):
             assert game.to_diagram(batch.state, i) == game.to_diagram(lones[i], 0)
-            np.testing.assert_array_equal(turn.observation[i], game.observe(lones[i], max(int(game.to_act(lones[i])[0]), 0), config)[0])
+            viewer = max(int(game.to_act(lones[i])[0]), 0)
+            np.testing.assert_array_equal(turn.observation[i], game.observe(lones[i], viewer, config)[0])
             if int(game.to_act(lones[i])[0]) >= 0:
                 lones[i] = game.step(lones[i], acts[i:i + 1], config)
         turn = batch.step(acts)

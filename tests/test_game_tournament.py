@@ -60,7 +60,8 @@ def test_balance_and_direct_count(name, variant):
     fresh = _agents(name)
     objs = list(fresh.values())
     for g in range(result.n_games):
-        winner, score, length = _lone_game(game, config, [objs[i] for i in result.team_agent[g]], int(result.game_seed[g]))
+        seated = [objs[i] for i in result.team_agent[g]]
+        winner, score, length = _lone_game(game, config, seated, int(result.game_seed[g]))
         want = winner if winner in (0, 1) else -1
         assert (result.winner[g], result.score[g].tolist(), result.length[g]) == (want, score, length)
         assert result.draw[g] == (winner == game.draw_value)

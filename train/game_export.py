@@ -15,11 +15,11 @@ trainers is :func:`export_policy`.
     variant        str   optional: the variant it was trained on (informative)
 
 Loading (:meth:`GameBot.load`) never unpickles and never trusts a size, as ``agents/bot.py`` does: the
-file is read whole (at most ``agents.bot.MAX_FILE_BYTES``, by ``agents.bot.read_bot_file``), the zip directory is checked (names, each
-member's declared size) before anything is decompressed, each ``.npy`` header against :data:`FIELDS`
-(dtype kind, rank, length) before its data is read, then values (ranges, finite floats), the layer shapes
-and the game: a file of another game, or of this game with another observation layout or action space,
-is refused. Every failure raises :class:`GameBotFileError` (a ``BotFileError``, so a ValueError) naming
+file is read whole (``agents.bot.read_bot_file``: at most ``agents.bot.MAX_FILE_BYTES``), the zip
+directory is checked (names, each member's declared size) before anything is decompressed, each ``.npy``
+header against :data:`FIELDS` (dtype kind, rank, length) before its data is read, then values (ranges,
+finite floats), the layer shapes and the game: a file of another format, of another game, or of this
+game with another observation layout or action space, is refused. Every failure raises :class:`GameBotFileError` (a ``BotFileError``, so a ValueError) naming
 the file and the problem.
 
 **The ONNX file** (:func:`export_onnx`, needs torch, onnx and onnxscript): inputs ``observation`` float32

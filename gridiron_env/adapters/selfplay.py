@@ -281,8 +281,9 @@ class GameSelfPlayBatch:
 
     def _report(self, rewards, terminated, truncated, info) -> GameSelfPlayStep:
         to_act = self.to_act()
+        seen_by = np.maximum(to_act, 0).astype(np.int64)  # a finished game is shown from team one's side
         return GameSelfPlayStep(
-            to_act=to_act, observation=self.game.observe(self.state, np.maximum(to_act, 0).astype(np.int64), self.config),
+            to_act=to_act, observation=self.game.observe(self.state, seen_by, self.config),
             action_mask=self.action_mask(), rewards=rewards, terminated=terminated, truncated=truncated,
             info=info)
 
