@@ -31,7 +31,7 @@ from gymnasium.vector import AutoresetMode
 from stable_baselines3.common.vec_env import VecEnv
 
 from .common import batch_actions
-from .vector import _VectorBase
+from .vector import VectorBase
 
 __all__ = ["SB3VecEnv"]
 
@@ -49,7 +49,7 @@ class SB3VecEnv(VecEnv):
                                      autoreset_mode=AutoresetMode.SAME_STEP, **kwargs)
         elif kwargs or num_envs is not None:
             raise ValueError("num_envs and env options are only taken with an env id; got a built env")
-        if not isinstance(env, _VectorBase):
+        if not isinstance(env, VectorBase):
             raise ValueError(f"env must be a Gridiron vector env or a registered id, got {type(env).__name__}")
         env.autoreset_mode = AutoresetMode.SAME_STEP
         env.metadata = {**env.metadata, "autoreset_mode": AutoresetMode.SAME_STEP}

@@ -40,7 +40,7 @@ import numpy as np
 from ..config import GameConfig
 from ..core.state import State
 from .common import check_seed, one_action, render_game
-from .vector import RENDER_MODES, _LearnerBatch, _check_options, check_render_mode, index_obs
+from .vector import RENDER_MODES, LearnerBatch, check_options, check_render_mode, index_obs
 
 _GAME = np.array([0])  # the one game's index in the core
 
@@ -50,7 +50,7 @@ __all__ = ["GridironEnv", "GridironOffenceEnv", "GridironDefenceEnv"]
 class _SingleBase(gymnasium.Env):
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
 
-    def __init__(self, core: _LearnerBatch, render_mode=None, offence_up=False):
+    def __init__(self, core: LearnerBatch, render_mode=None, offence_up=False):
         self._core = core
         self.observation_space = core.single_observation_space
         self.action_space = core.single_action_space
@@ -77,7 +77,7 @@ class _SingleBase(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         if seed is not None:
             seed = check_seed(seed)  # before Gymnasium's seeding, which takes Python ints only
-        options = _check_options(options)
+        options = check_options(options)
         unknown = sorted(set(options) - {"state"}, key=repr)
         if unknown:
             raise ValueError(f"unknown reset option(s) {unknown}; allowed: 'state'")
@@ -144,7 +144,7 @@ class GridironEnv(_SingleBase):
 
     def __init__(self, *, learner_team="random", opponent=None, observation="features", illegal_action="lose",
                  score_reward_scale=0.0, config=None, max_episode_steps=None, render_mode=None, offence_up=False):
-        core = _LearnerBatch(1, episode="game", learner_team=learner_team, opponent=opponent,
+        core = LearnerBatch(1, episode="game", learner_team=learner_team, opponent=opponent,
                              observation=observation, illegal_action=illegal_action,
                              score_reward_scale=score_reward_scale, config=config,
                              max_episode_steps=max_episode_steps)
@@ -157,7 +157,7 @@ class _DriveEnv(_SingleBase):
     def __init__(self, *, learner_team="random", opponent=None, observation="features", illegal_action="lose",
                  start="kickoff", field_position_weight=0.0, config=None, max_episode_steps=None,
                  render_mode=None, offence_up=False):
-        core = _LearnerBatch(1, episode="drive", side=self._SIDE, learner_team=learner_team, opponent=opponent,
+        core = LearnerBatch(1, episode="drive", side=self._SIDE, learner_team=learner_team, opponent=opponent,
                              observation=observation, illegal_action=illegal_action, start=start,
                              field_position_weight=field_position_weight, config=config,
                              max_episode_steps=max_episode_steps)

@@ -1,6 +1,6 @@
 """Natively batched Gymnasium envs, and the learner core every single-agent env is built on.
 
-``_LearnerBatch`` holds N games in one engine state, with one learner seat per game (the learner's team),
+``LearnerBatch`` holds N games in one engine state, with one learner seat per game (the learner's team),
 the opponent (one callable acting for the other team of every game, in batch) and the episode kind:
 
 - ``"game"``: a whole game; reward +1 / -1 to the learner when the game is won / lost, 0 on truncation,
@@ -164,7 +164,7 @@ def check_render_mode(value):
 
 # ---------------------------------------------------------------------------------------- the learner core
 
-class _LearnerBatch:
+class LearnerBatch:
     """N games with one learner seat each; the opponent plays the other seat in batch (see module doc).
 
     After :meth:`reset` or :meth:`step` the results are in attributes: ``reward`` float32 [N] (of the
@@ -559,8 +559,8 @@ def index_obs(obs, i):
 
 # ------------------------------------------------------------------------------------------ the vector envs
 
-class _VectorBase(VectorEnv):
-    """A natively batched VectorEnv over :class:`_LearnerBatch` (no Sync/Async wrapper).
+class VectorBase(VectorEnv):
+    """A natively batched VectorEnv over :class:`LearnerBatch` (no Sync/Async wrapper).
 
     ``step(actions)`` takes int actions [num_envs] and returns observations (float32 [N, F], or a dict of
     uint8 planes [N, C, 30, 18] and float32 scalars [N, S]), rewards float64 [N], terminations and
@@ -588,7 +588,7 @@ class _VectorBase(VectorEnv):
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4, "autoreset_mode": AutoresetMode.NEXT_STEP}
 
-    def __init__(self, core: _LearnerBatch, autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None,
+    def __init__(self, core: LearnerBatch, autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None,
                  offence_up=False):
         self._core = core
         self.num_envs = core.n
@@ -617,7 +617,7 @@ class _VectorBase(VectorEnv):
         return self._core.state
 
     def reset(self, *, seed=None, options=None):
-        options = _check_options(options)
+        options = check_options(options)
         unknown = sorted(set(options) - {"reset_mask", "state"}, key=repr)
         if unknown:
             raise ValueError(f"unknown reset option(s) {unknown}; allowed: 'reset_mask', 'state'")
@@ -719,7 +719,7 @@ class _VectorBase(VectorEnv):
         return f"{type(self).__name__}(num_envs={self.num_envs}, autoreset_mode={self.autoreset_mode.value})"
 
 
-def _check_options(options) -> dict:
+def check_options(options) -> dict:
     """A copy of reset ``options``: None or a dict (with str keys), else ValueError."""
     if options is None:
         return {}
@@ -752,7 +752,7 @@ def _expand_infos(info: dict, games, n: int) -> dict:
     return out
 
 
-class GridironVectorEnv(_VectorBase):
+class GridironVectorEnv(VectorBase):
     """``gymnasium.make_vec("gridiron_env/Gridiron-v0", num_envs=N)``: N whole games, the learner on one
     team of each, the opponent playing the other in batch. Options as :class:`~gridiron_env.envs.single.
     GridironEnv`, plus ``num_envs`` and ``autoreset_mode``."""
@@ -760,21 +760,21 @@ class GridironVectorEnv(_VectorBase):
     def __init__(self, num_envs=1, *, learner_team="random", opponent=None, observation="features",
                  illegal_action="lose", score_reward_scale=0.0, config=None, max_episode_steps=None,
                  autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None, offence_up=False):
-        core = _LearnerBatch(num_envs, episode="game", learner_team=learner_team, opponent=opponent,
+        core = LearnerBatch(num_envs, episode="game", learner_team=learner_team, opponent=opponent,
                              observation=observation, illegal_action=illegal_action,
                              score_reward_scale=score_reward_scale, config=config,
                              max_episode_steps=max_episode_steps)
         super().__init__(core, autoreset_mode, render_mode, offence_up)
 
 
-class _DriveVectorEnv(_VectorBase):
+class _DriveVectorEnv(VectorBase):
     _SIDE = "offence"
 
     def __init__(self, num_envs=1, *, learner_team="random", opponent=None, observation="features",
                  illegal_action="lose", start="kickoff", field_position_weight=0.0, config=None,
                  max_episode_steps=None, autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None,
                  offence_up=False):
-        core = _LearnerBatch(num_envs, episode="drive", side=self._SIDE, learner_team=learner_team,
+        core = LearnerBatch(num_envs, episode="drive", side=self._SIDE, learner_team=learner_team,
                              opponent=opponent, observation=observation, illegal_action=illegal_action,
                              start=start, field_position_weight=field_position_weight, config=config,
                              max_episode_steps=max_episode_steps)
