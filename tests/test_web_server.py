@@ -553,3 +553,83 @@ def test_a_real_server_answers_over_a_real_websocket(tmp_path):
         assert list(tmp_path.glob("*.json"))
     finally:
         server.stop()
+
+
+# --------------------------------------------------------------------------------------------- captions, video
+
+def test_captions_name_what_happened_and_agree_with_the_state():
+    """Banners from random play: each kind is checked against the positions before and after."""
+    from gridiron_env.core.visibility import team_view
+    from gridiron_env.web.sessions import describe_step
+
+    from agents.panel import PANEL
+
+    config = GameConfig(target_score=7)
+    seen = set()
+    n = 40
+    agents = [PANEL["spread_pass"](), RandomAgent()]  # passes (and a pick), touchdowns; fumbles, safeties
+    for agent in agents:
+        agent.reset(np.arange(n))
+    heuristic_team = np.arange(n) % 2
+    state = init(n, seed=0, config=config)
+    for _ in range(1500):
+        if (state.terminated | state.truncated).all():
+            break
+        actions = np.where(state.to_act == heuristic_team, agents[0].act(state, config),
+                           agents[1].act(state, config))
+        after = step(state, actions, config=config)
+        for g in np.flatnonzero(~(state.terminated | state.truncated)):
+            b, a = team_view(state, [g], -1), team_view(after, [g], -1)
+            team = int(b.to_act[0])
+            caption = describe_step(b, a, int(actions[g]), team, -1)
+            for banner in caption["banners"]:
+                kind = banner["kind"]
+                seen.add(kind)
+                if kind == "touchdown":
+                    assert int(a.score[0, banner["team"]]) - int(b.score[0, banner["team"]]) in (6, 7)
+                elif kind == "first_down":
+                    assert int(a.down[0]) == 1 and int(a.offence[0]) == int(b.offence[0])
+                elif kind == "fumble":
+                    assert int(a.phase[0]) == SCRAMBLE and bool(a.ball_hidden[0])
+                elif kind == "interception":
+                    holder = int(a.ball_holder[0])
+                    assert holder >= 0 and (holder < 11) != (int(b.ball_holder[0]) < 11)
+                elif kind == "tackle":
+                    assert int(A.ACTION_KIND[int(actions[g])]) == A.KIND_MOVE
+                elif kind == "final":
+                    assert bool(a.terminated[0] or a.truncated[0])
+        state = after
+    assert {"touchdown", "first_down", "fumble", "interception", "tackle", "final", "turnover"} <= seen
+
+
+def test_a_record_renders_to_frames_with_banners_and_to_a_video(tmp_path):
+    from gridiron_env.render import FIELD_BOX, FRAME_SHAPE
+    from gridiron_env.web import video as V
+
+    record = _a_record(n=60, seed=4)
+    plain = V.record_frames(record, hold=0)
+    assert len(plain) == 61 and all(f.shape == FRAME_SHAPE and f.dtype == np.uint8 for f in plain)
+    held = V.record_frames(record, hold=2)
+    n_banner_actions = (len(held) - len(plain)) // 2
+    assert n_banner_actions >= 1 and len(held) == len(plain) + 2 * n_banner_actions
+    j, banners = 0, []
+    for k in range(len(plain)):  # the plain pictures in order, each banner's two frames after its action's
+        assert np.array_equal(held[j], plain[k])
+        j += 1
+        if j < len(held) and (k + 1 == len(plain) or not np.array_equal(held[j], plain[k + 1])):
+            assert np.array_equal(held[j], held[j + 1])
+            banners.append((plain[k], held[j]))
+            j += 2
+    assert j == len(held) and len(banners) == n_banner_actions
+    mid = (FIELD_BOX[0] + FIELD_BOX[1]) // 2
+    for picture, banner in banners:
+        rows = np.flatnonzero((picture != banner).any(axis=(1, 2)))
+        assert rows.min() >= mid - V.BANNER_H and rows.max() <= mid + V.BANNER_H  # only the band changed
+    pytest.importorskip("moviepy")
+    out = tmp_path / "game.mp4"
+    assert V.write_video(record, out, fps=8, hold=1) == len(plain) + n_banner_actions
+    assert out.stat().st_size > 1000
+    path = tmp_path / "game.json"
+    R.save_record(record, path)
+    assert V.main([str(path), str(tmp_path / "again.mp4"), "--fps", "10", "--hold", "0"]) == 0
+    assert V.main([str(tmp_path / "missing.json"), str(tmp_path / "x.mp4")]) == 2
