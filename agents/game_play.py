@@ -19,6 +19,9 @@ own spelling rules; a unique start of a legal action's name does too: ``run`` fo
 Commands: ``?``/``help``, ``board``, ``list``, ``quit``. Bad input is answered and asked again; the end of
 input ends the game politely.
 
+The picture is the game's whole ``render_ansi``: right for games with no hidden information (Table
+Football, Sports Dice); a game that hides something from a team needs a per-team picture first.
+
 Exit status as ``gridiron-play``'s: 0 the game ended or was stopped (quit, end of input), 1 an agent broke
 a rule, 2 bad options or an unusable bot file (one line on stderr), 130 Ctrl-C, 141 the output pipe was
 closed, 74 the output could not be written; never a traceback.

@@ -112,7 +112,7 @@ def test_other_policy_forms_and_sampling(tmp_path):
     layers = [(w, b) for w, b in bot.layers]
     flat = {"activation": "relu", **{f"w{i}": w for i, (w, _) in enumerate(layers)},
             **{f"b{i}": b for i, (_, b) in enumerate(layers)}}
-    for form in ({"layers": layers, "activation": "relu"}, flat):
+    for form in ({"layers": layers, "activation": "relu"}, flat, bot):
         np.testing.assert_array_equal(export_policy(form, tmp_path / "d.npz", game).act(obs, mask), want)
     # sampling: always legal, reproducible from the uniforms, and nearly the argmax at a low temperature
     u = np.random.default_rng(0).random(obs.shape[0])

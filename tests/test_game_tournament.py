@@ -176,3 +176,13 @@ def test_command_line(tmp_path, capsys):
             gt.main(argv + ["--quiet"])
         err = capsys.readouterr().err
         assert stop.value.code == 2 and err.count("\n") == 1 and "error:" in err and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_optimal_beats_random_on_the_clock():
+    result = gt.run_game_tournament({"random": RandomGameAgent("table_football"),
+                                     "optimal": make_agent("optimal", "table_football",
+                                                           get_game("table_football").make_config(None, "clock"))},
+                                    100, variant="clock", seed=0)
+    row = next(r for r in result.pair_rows() if r["agent"] == "optimal")
+    assert row["win_low"] > 0.9

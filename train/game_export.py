@@ -116,8 +116,12 @@ def policy_layers(policy) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
     ``policy``: an SB3 / sb3-contrib actor-critic policy with an MLP actor (``mlp_extractor.policy_net``
     then ``action_net``, a flatten features extractor: MaskablePPO's ``MlpPolicy``); a ``torch.nn``
     ``Sequential`` of ``Linear`` layers with ``Tanh`` or ``ReLU`` between them (the last module a
-    ``Linear``); or a dict ``{"layers": [(W, b), ...], "activation": "tanh"}`` (W [in, out]), or
-    ``{"w0": W0, "b0": b0, ..., "activation": ...}``. ValueError for anything else."""
+    ``Linear``); a dict ``{"layers": [(W, b), ...], "activation": "tanh"}`` (W [in, out]), or
+    ``{"w0": W0, "b0": b0, ..., "activation": ...}``; or a numpy net with those two attributes (a
+    :class:`GameBot`, say). ValueError for anything else."""
+    if not isinstance(policy, dict) and isinstance(getattr(policy, "layers", None), (list, tuple)) \
+            and isinstance(getattr(policy, "activation", None), str):
+        policy = {"layers": policy.layers, "activation": policy.activation}
     if isinstance(policy, dict):
         activation = policy.get("activation", "tanh")
         if "layers" in policy:
