@@ -531,6 +531,15 @@ def test_the_command_refuses_bad_options(capsys):
     assert done.value.code == 0 and "gridiron-serve" in capsys.readouterr().out
 
 
+def test_python_dash_m_runs_the_command():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "gridiron_env.web", "--help"], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and "--port" in out.stdout and "--records" in out.stdout
+
+
 def test_a_real_server_answers_over_a_real_websocket(tmp_path):
     """uvicorn and the websockets library end to end: a game, a huge frame refused with a clear error."""
     websockets_sync = pytest.importorskip("websockets.sync.client")
@@ -543,9 +552,10 @@ def test_a_real_server_answers_over_a_real_websocket(tmp_path):
             ws.send(json.dumps({"type": "new_game", "settings": {"team": "one", "opponent": "bot:easy", "seed": 8}}))
             started = json.loads(ws.recv())
             assert started["type"] == "started"
-            ws.send("x" * (P.MAX_MESSAGE_CHARS + 1))
-            reply = json.loads(ws.recv())
-            assert reply["type"] == "error" and "at most" in reply["error"]
+            for size in (P.MAX_MESSAGE_CHARS + 1, 3_000_000):
+                ws.send("x" * size)
+                reply = json.loads(ws.recv())
+                assert reply["type"] == "error" and "at most" in reply["error"]
             view = started["frames"][-1]["view"]
             ws.send(json.dumps({"type": "action", "game": started["game"], "action": view["options"][0]["id"],
                                 "turn": view["steps"]}))

@@ -41,6 +41,7 @@ STATIC = Path(__file__).parent / "static"
 MAX_GAMES_PER_CONNECTION = 16
 MAX_GAMES = 256
 DEFAULT_RECORDS = Path.home() / ".gridiron" / "records"
+WS_MAX_BYTES = 16 * 1024 * 1024
 __all__ = ["Hub", "create_app", "main", "serve_in_thread"]
 
 
@@ -224,9 +225,9 @@ def create_app(records_dir: Path | None = None, bot_path: Path | None = SHIPPED_
 def _uvicorn_server(app, log_level: str = "warning"):
     import uvicorn
 
-    # frames above the protocol's cap are cut by the websocket layer itself (the app answers any message
-    # up to MAX_MESSAGE_CHARS, and a clear error for longer ones up to this size)
-    config = uvicorn.Config(app, log_level=log_level, ws_max_size=4 * P.MAX_MESSAGE_CHARS, lifespan="off")
+    # The app answers every frame up to WS_MAX_BYTES (one too long for the protocol gets a clear error
+    # reply); a bigger one is cut by the websocket layer itself (close code 1009, "message too big").
+    config = uvicorn.Config(app, log_level=log_level, ws_max_size=WS_MAX_BYTES, lifespan="off")
     return uvicorn.Server(config)
 
 

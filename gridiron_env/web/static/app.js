@@ -39,7 +39,7 @@ function onMessage(msg) {
   if (msg.type === "frames") { enqueue(msg.frames, msg.more); return; }
   if (msg.type === "record") { gotRecord(msg.record); return; }
   if (msg.type === "replay") { startReplay(msg); return; }
-  if (msg.type === "frame") { G.replay.index = msg.index; showFrame(msg, true); G.busy = false; updateReplayBar(); setState("idle"); return; }
+  if (msg.type === "frame") { G.replay.index = msg.index; $("log").innerHTML = ""; showFrame(msg, true); G.busy = false; updateReplayBar(); setState("idle"); return; }
   if (msg.type === "closed") { return; }
 }
 
