@@ -33,7 +33,8 @@ for _row in np.unique(engine._LEGAL, axis=0):
 
 def random_legal(mask: np.ndarray, unit: np.ndarray) -> np.ndarray:
     """For each row of the bool mask [B, 19] the legal action at quantile ``unit`` (0 if none)."""
-    code = mask.astype(np.int64) @ _WEIGHTS
+    packed = np.packbits(mask, axis=1, bitorder="little").astype(np.int64)  # [B, 3] bytes of the 19 bits
+    code = packed[:, 0] | packed[:, 1] << 8 | packed[:, 2] << 16
     k = (unit * _COUNT[code]).astype(np.int64)
     return _KTH[code, np.minimum(k, 3)]
 

@@ -533,37 +533,24 @@ _U16 = np.uint16
 
 
 def _side_codes(config):
-    """Per roll index of each side, for the table-driven path: the summary code (count << 4 | top, int16);
-    the count and the top as byte 0 (offence) or byte 1 (defence) of a uint16, so that one OR gives the
-    state's [offence, defence] int8 pair read as one uint16; the dice as bytes of the state's 12 dice of a
-    game read as a uint64 (bytes 0-7: the six offence dice and the first two defence dice) and a uint32
-    (bytes 8-11: the other four); and the offence's kick yards // 10. Built byte by byte, so any byte order
-    reads them back."""
+    """Per roll index of each side, for the table-driven path: its record, one uint64 whose bytes 0-5 are
+    the dice, byte 6 the count and byte 7 the top (built byte by byte); and the offence's kick yards // 10."""
     key = (config.offence_faces, config.defence_faces)
     c = _SIDE_CODES.get(key)
     if c is None:
         off_t, def_t = roll_tables(config)
-        c = {}
-        for name, t, byte in (("off", off_t, 0), ("def", def_t, 1)):
-            n = t["count"].size
-            c[name + "_code"] = ((t["count"].astype(np.int16) << 4) | t["top"]).astype(np.int16)
-            for field in ("count", "top"):
-                pair = np.zeros((n, 2), dtype=np.int8)
-                pair[:, byte] = t[field]
-                c[name + "_" + field] = pair.view(_U16)[:, 0].copy()
-        n_off, n_def = off_t["count"].size, def_t["count"].size
-        lo = np.zeros((n_off, 8), dtype=np.int8)
-        lo[:, :DICE] = off_t["dice"]
-        c["off_lo"] = lo.view(np.uint64)[:, 0].copy()
-        lo = np.zeros((n_def, 8), dtype=np.int8)
-        lo[:, DICE:] = def_t["dice"][:, :2]
-        c["def_lo"] = lo.view(np.uint64)[:, 0].copy()
-        c["def_hi"] = np.ascontiguousarray(def_t["dice"][:, 2:]).view(np.uint32)[:, 0].copy()
-        c["off_y10"] = (off_t["yards"] // 10).astype(np.int64)
+        c = {"off_y10": (off_t["yards"] // 10).astype(np.int64)}
+        for name, t in (("off", off_t), ("def", def_t)):
+            rec = np.zeros((t["count"].size, 8), dtype=np.int8)
+            rec[:, :DICE], rec[:, 6], rec[:, 7] = t["dice"], t["count"], t["top"]
+            c[name + "_record"] = rec.view(np.uint64)[:, 0].copy()
         _SIDE_CODES[key] = c
     return c
 
 
+_S7, _S16, _S40, _S44, _S48, _S56 = (np.uint64(k) for k in (7, 16, 40, 44, 48, 56))
+_M70, _MFF, _MFF00, _M48 = np.uint64(0x70), np.uint64(0xFF), np.uint64(0xFF00), np.uint64((1 << 48) - 1)
+_SIX_U = np.uint64(_SIX)
 _ROLL_KIND_OF = np.full(A.NUM_ACTIONS, -1, dtype=np.int8)
 _ROLL_KIND_OF[[A.ROLL, A.GO_FOR_IT, A.PUNT, A.FIELD_GOAL]] = [ROLL_PLAY, ROLL_PLAY, ROLL_PUNT, ROLL_KICK]
 
@@ -594,18 +581,29 @@ def _step_fast(s: State, a, live, config: SportsDiceConfig) -> None:
             v[gg] = _draw(s, gg, _roll_high(config), 1, "roll")[:, 0]
         oi = v // nd
         di = v - oi * nd
-        co = C["off_code"].take(oi)
-        cd = C["def_code"].take(di)
+        # each side's roll record, one uint64: bytes 0-5 the dice, 6 the count, 7 the top (little-endian:
+        # byte k is bits 8k-8k+7); the state's counts and top pairs are written as one uint16 each, its twelve
+        # dice as a uint64 (six offence dice, two defence dice) and a uint32 (four defence dice)
+        orec = C["off_record"].take(oi)
+        drec = C["def_record"].take(di)
+        co = (orec >> _S44) & _M70
+        co |= orec >> _S56
+        cd = (drec >> _S44) & _M70
+        cd |= drec >> _S56
         play_roll = (a == A.ROLL) | (a == A.GO_FOR_IT)
-        packed = T["roll"].take(co * np.int16(128) + cd)
+        packed = T["roll"].take(((co << _S7) | cd).view(np.int64))
         ev = np.where(play_roll, packed & 63, ev)
-        # the roll's record: counts and top as [offence, defence] int8 pairs read as one uint16 each, the
-        # twelve dice as a uint64 and a uint32
-        np.copyto(s.counts.view(_U16)[:, 0], C["off_count"].take(oi) | C["def_count"].take(di), where=rolled)
-        np.copyto(s.top.view(_U16)[:, 0], C["off_top"].take(oi) | C["def_top"].take(di), where=rolled)
+        pair = (orec >> _S48) & _MFF
+        pair |= (drec >> _S40) & _MFF00
+        np.copyto(s.counts.view(_U16)[:, 0], pair, casting="unsafe", where=rolled)
+        pair = orec >> _S56
+        pair |= (drec >> _S48) & _MFF00
+        np.copyto(s.top.view(_U16)[:, 0], pair, casting="unsafe", where=rolled)
         raw = s.dice.reshape(B, 2 * DICE)
-        np.copyto(raw[:, :8].view(np.uint64)[:, 0], C["off_lo"].take(oi) | C["def_lo"].take(di), where=rolled)
-        np.copyto(raw[:, 8:].view(np.uint32)[:, 0], C["def_hi"].take(di), where=rolled)
+        lo = orec & _M48
+        lo |= drec << _S48
+        np.copyto(raw[:, :8].view(np.uint64)[:, 0], lo, where=rolled)
+        np.copyto(raw[:, 8:].view(np.uint32)[:, 0], drec >> _S16, casting="unsafe", where=rolled)
         np.copyto(s.roll_kind, _ROLL_KIND_OF.take(a), where=rolled)
         np.copyto(s.roll_offence, off, where=rolled)
         np.copyto(s.chip_call, np.int8(NO_CALL), where=rolled)
@@ -616,7 +614,7 @@ def _step_fast(s: State, a, live, config: SportsDiceConfig) -> None:
         kicks = np.flatnonzero(rolled & ~play_roll)
         if kicks.size:  # the kick's yards, or a fake / a return on six of a kind (rulings 13, 14)
             ak = a[kicks]
-            six_tens, six_no_gains = co[kicks] == _SIX, cd[kicks] == _SIX
+            six_tens, six_no_gains = co[kicks] == _SIX_U, cd[kicks] == _SIX_U
             kev = np.where(ak == A.PUNT, E_PUNT, E_KICK) + C["off_y10"].take(oi[kicks])
             ev[kicks] = np.where(six_tens & ~six_no_gains, TOUCHDOWN_SYMBOL,
                                  np.where(six_no_gains & ~six_tens, PICK_SIX, kev))
@@ -763,7 +761,7 @@ def step(state: State, actions, config: SportsDiceConfig | None = None, chance=N
     s = state if reuse_input else state.copy()
     _CTX.config, _CTX.chance = config, chance or CounterChance()
     try:
-        if FAST_PATH:
+        if FAST_PATH and np.little_endian:  # (the table path reads byte fields as wider integers)
             _step_fast(s, a, live_mask, config)
             return s
         live = np.flatnonzero(live_mask)
