@@ -154,9 +154,11 @@ def test_bad_input():
 
     with pytest.raises(ValueError, match="cheat.*illegal action 'time out'"):
         gt.run_game_tournament([RandomGameAgent(), Cheat()], 2)
-    for spec in ("nope", "bot:", "random:3", "=random", "fixed:high"):
+    for spec in ("nope", "bot:", "random:3", "=random", "fixed:high", "fixed:2", "optimal:x", "", "bot:b.npz@-1"):
         with pytest.raises(ValueError):
             make_agent(spec, "table_football")
+    assert make_agent("fixed:0.25", "table_football").kick_chance == 0.25
+    assert make_agent("mine=Optimal", "table_football").name == "mine"
 
 
 def test_command_line(tmp_path, capsys):

@@ -246,6 +246,9 @@ def make_agent(spec: str, game="table_football", config=None):
             params = {}
         if "config" in params and config is not None:
             kwargs["config"] = config
+        positional = [p for p in params.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        if colon and (not positional or positional[0].name in ("config", "game", "solution")):
+            raise ValueError(f"agent spec {spec!r}: the {kind} agent takes no argument (use {kind!r})")
         try:
             agent = cls(_number(arg), **kwargs) if colon else cls(**kwargs)
         except (TypeError, ValueError) as err:
