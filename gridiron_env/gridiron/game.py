@@ -1,0 +1,101 @@
+"""Gridiron's :class:`~gridiron_env.protocol.GameSpec`: the engine (``gridiron_env.core``) as the generic
+env layer (``gridiron_env.adapters``) serves it.
+
+Every member is the engine's own function: the game is exactly the one the Gridiron envs
+(``gridiron_env.envs``) play, with the same seeds, action ids and names. The observation is the
+``features`` form (``core.observe.observe``, ``FEATURE_LAYOUT``); the id a mask row marks when its action
+is ignored is End turn (0, as the Gridiron envs mark it). Gridiron has no draw: a game ends with a winner
+or is truncated, so ``draw_value`` (2) never occurs. An illegal action in an env ends the game through the
+engine's own ``forfeit`` (a win for the other team, a state the invariants accept).
+
+Variants: ``"basic"`` (the config as given) and ``"no_specials"`` (``specials=False``: no special picks
+before the first down).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..config import GameConfig
+from ..core import engine
+from ..core.actions import ACTION_NAMES, END_TURN, NUM_ACTIONS, action_id
+from ..core.diagram import from_diagram, to_diagram
+from ..core.invariants import check_invariants
+from ..core.observe import FEATURE_LAYOUT, FEATURES_SIZE, OBS_HIGH, OBS_LOW, observe
+from ..core.rules import IllegalActionError
+from ..core.state import State
+from ..protocol import GameSpec
+
+__all__ = ["GAME", "DRAW"]
+
+DRAW = 2  # the protocol's draw code; Gridiron never ends in a draw
+
+
+def _init(batch_size, seed=0, config=None, seeds=None):
+    if seeds is not None:
+        return engine.init(None if batch_size is None else batch_size, seeds=seeds, config=config)
+    return engine.init(batch_size, seed=seed, config=config)
+
+
+def _step(state, actions, config=None):
+    return engine.step(state, actions, config)
+
+
+def _forfeit(state, games, loser, config=None):
+    engine.forfeit(state, games, loser)
+
+
+def _render_ansi(state, game=0):
+    from ..render import render_ansi
+
+    return render_ansi(state, game)
+
+
+def _render_rgb(state, game=0):
+    from ..render import render_rgb
+
+    return render_rgb(state, game)
+
+
+def _check_invariants(state, config=None):
+    check_invariants(state, check_mask=True, config=config)
+
+
+def _put(state: State, games, other: State) -> None:
+    state.put(games, other)
+
+
+GAME = GameSpec(
+    name="gridiron",
+    config_class=GameConfig,
+    init=_init,
+    step=_step,
+    illegal_error=IllegalActionError,
+    num_actions=NUM_ACTIONS,
+    action_names=tuple(ACTION_NAMES),
+    action_id=action_id,
+    ignored_action=END_TURN,
+    legal_mask=engine.legal_action_mask,
+    observe=lambda state, team, config=None: observe(state, team, config),
+    observation_size=FEATURES_SIZE,
+    observation_layout=dict(FEATURE_LAYOUT),
+    observation_bounds=(OBS_LOW, OBS_HIGH),
+    to_act=lambda s: s.to_act.astype(np.int64),
+    terminated=lambda s: s.terminated.copy(),
+    truncated=lambda s: s.truncated.copy(),
+    winner=lambda s: np.where(s.terminated, s.winner, -1).astype(np.int64),
+    draw_value=DRAW,
+    score=lambda s: s.score.astype(np.int64),
+    batch_size=lambda s: s.batch_size,
+    take=lambda s, games: s.take(games),
+    put=_put,
+    copy=lambda s: s.copy(),
+    state_class=State,
+    render_ansi=_render_ansi,
+    render_rgb=_render_rgb,
+    to_diagram=lambda state, game=0: to_diagram(state, game),
+    from_diagram=lambda text, config=None: from_diagram(text, config),
+    check_invariants=_check_invariants,
+    forfeit=_forfeit,
+    variants={"basic": {}, "no_specials": {"specials": False}},
+)
