@@ -61,9 +61,15 @@ def view(page) -> dict:
     return page.evaluate("window.gridiron.view")
 
 
-def settle(page, states=("idle",)):
-    page.wait_for_function(f"{list(states)}.includes(document.body.dataset.state)", timeout=15000)
-    return view(page)
+def settle(page, states=("idle",), moved=True):
+    """Wait until the page is ready again (one of ``states``) and, when ``moved``, shows a later position
+    than the last one seen (an action's reply may land a moment after the click that sent it)."""
+    last = getattr(page, "last_steps", None)
+    moved_js = f" && document.body.dataset.steps !== '{last}'" if moved and last is not None else ""
+    page.wait_for_function(f"{list(states)}.includes(document.body.dataset.state){moved_js}", timeout=15000)
+    v = view(page)
+    page.last_steps = v["steps"] if v else None
+    return v
 
 
 def shot(page) -> np.ndarray:
@@ -110,7 +116,7 @@ def end_turn(page):
 
 def test_a_scripted_hot_seat_game_through_every_kind_of_action(server, page):
     page.goto(server.url + f"?speed=0&seed={SEED}")
-    settle(page, ("setup",))
+    settle(page, ("setup",), moved=False)
     page.select_option("#mode", "hotseat")
     page.click("#kickoff")
     v = settle(page)
@@ -251,7 +257,7 @@ def test_a_scripted_hot_seat_game_through_every_kind_of_action(server, page):
 
     # stop, then replay the game backwards and forwards
     page.click("#stop")
-    settle(page, ("over",))
+    settle(page, ("over",), moved=False)
     steps = view(page)["steps"]
     page.click("#watch-replay")
     page.wait_for_function("window.gridiron.replay && document.body.dataset.state === 'idle'", timeout=15000)
@@ -272,7 +278,7 @@ def test_a_scripted_hot_seat_game_through_every_kind_of_action(server, page):
 
 def test_single_player_against_the_bot_and_the_offence_up_flip(server, page):
     page.goto(server.url + "?speed=0&seed=3")
-    settle(page, ("setup",))
+    settle(page, ("setup",), moved=False)
     page.select_option("#team", "two")
     page.select_option("#opponent", "bot:easy")
     page.uncheck("#specials")
@@ -309,7 +315,7 @@ def test_single_player_against_the_bot_and_the_offence_up_flip(server, page):
 
 def test_a_bad_record_file_is_refused_with_a_message(server, page, tmp_path):
     page.goto(server.url + "?speed=0")
-    settle(page, ("setup",))
+    settle(page, ("setup",), moved=False)
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "gridiron-record-v1", "config": {}, "seed": 1, "actions": [999]}')
     page.set_input_files("#record-file", str(bad))

@@ -643,3 +643,38 @@ def test_a_record_renders_to_frames_with_banners_and_to_a_video(tmp_path):
     R.save_record(record, path)
     assert V.main([str(path), str(tmp_path / "again.mp4"), "--fps", "10", "--hold", "0"]) == 0
     assert V.main([str(tmp_path / "missing.json"), str(tmp_path / "x.mp4")]) == 2
+
+
+def test_kick_options_carry_the_distance_and_the_exact_chance():
+    from gridiron_env.core.geometry import FRAME_ROW, N_LANES
+    from gridiron_env.core.odds import field_goal_chance_exact, paper_field_goal_chance
+    from gridiron_env.core.state import KICK_DECISION
+
+    seen = {"field_goal": 0, "punt": 0}
+    for kick_mode in ("dice", "paper"):
+        config = GameConfig(kick_mode=kick_mode, longest_punt=9)
+        for state in _random_states(config, n_games=32, seed=50, max_steps=400):
+            for g in np.flatnonzero(state.phase == KICK_DECISION)[:2]:
+                lone = state.take([g])
+                options = describe_options(lone, config)
+                kinds = [o["kind"] for o in options]
+                assert "play_on" in kinds
+                offence = int(lone.offence[0])
+                frame_row = int(FRAME_ROW[offence, int(lone.los_row[0]) * N_LANES])
+                yards = 4 * (frame_row - 3 + 1) + 17  # RULES.md "Kicking": 4 (r - 3) + 17, r 1-based
+                for o in options:
+                    if o["kind"] == "field_goal":
+                        assert o["kick"]["yards"] == yards and o["kick"]["in_range"]
+                        if kick_mode == "dice":
+                            exact = field_goal_chance_exact(yards)
+                            assert (o["kick"]["chance"]["num"], o["kick"]["chance"]["den"]) == (
+                                exact.numerator, exact.denominator)
+                        else:
+                            assert o["kick"]["chance"]["value"] == pytest.approx(paper_field_goal_chance(yards, 0.75))
+                        seen["field_goal"] += 1
+                if int(lone.down[0]) == 4:
+                    assert sorted(o["rows"] for o in options if o["kind"] == "punt") == list(range(1, 10))
+                    seen["punt"] += 1
+                else:
+                    assert "punt" not in kinds
+    assert seen["field_goal"] > 0 and seen["punt"] > 0
