@@ -158,6 +158,7 @@ def test_finished_games_ignore_their_action_and_step_copies_unless_reuse_input()
     assert s.equals(before) and out.equals(before)
     mid = next(g for g in games if g.is_over().any() and not g.is_over().all())
     a = pick(mid.legal, np.arange(16) + 1, 999)
+    a[mid.is_over()] = np.array([255, -7, 2**40, A.ROLL] * 4)[mid.is_over()]  # any int: ignored
     keep = mid.copy()
     out = sd.step(mid, a, config)
     assert mid.equals(keep)

@@ -604,7 +604,7 @@ def _step_fast(s: State, a, live, config: SportsDiceConfig) -> None:
         lo |= drec << _S48
         np.copyto(raw[:, :8].view(np.uint64)[:, 0], lo, where=rolled)
         np.copyto(raw[:, 8:].view(np.uint32)[:, 0], drec >> _S16, casting="unsafe", where=rolled)
-        np.copyto(s.roll_kind, _ROLL_KIND_OF.take(a), where=rolled)
+        np.copyto(s.roll_kind, _ROLL_KIND_OF.take(a, mode="clip"), where=rolled)
         np.copyto(s.roll_offence, off, where=rolled)
         np.copyto(s.chip_call, np.int8(NO_CALL), where=rolled)
         s.rolls += rolled
