@@ -239,3 +239,31 @@ def test_the_lone_bookkeeping_is_the_engine_s_on_every_square():
                             _same_as_engine(
                                 base, config, lambda s: (edit(s), lone._change_possession(s, team, 100 + offence)),
                                 lambda s: (edit(s), engine._change_possession(s, one, team, 100 + offence)))
+
+
+def _core_imports():
+    """module -> the core modules it imports (at the top or inside a function), from the source."""
+    import ast
+    import pathlib
+
+    core = pathlib.Path(engine.__file__).parent
+    graph = {}
+    for path in core.glob("*.py"):
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                deps.update([node.module.split(".")[0]] if node.module else [a.name for a in node.names])
+        graph[path.stem] = deps - {path.stem}
+    return graph
+
+
+def test_the_core_has_no_import_circle_and_the_lone_path_no_engine():
+    graph = _core_imports()
+    assert {"engine", "legal", "diagram", "invariants"}.isdisjoint(graph["lone"])
+    assert "rules" in graph["lone"] and "rules" in graph["engine"]  # both read the rules from one module
+
+    def reaches(start, goal, seen=()):
+        return any(d == goal or (d not in seen and reaches(d, goal, seen + (d,))) for d in graph.get(start, ()))
+
+    circles = [m for m in graph if m != "__init__" and reaches(m, m)]
+    assert circles == [], f"core modules in an import circle: {circles}"

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import textwrap
 
+import numpy as np
+
 from ..config import GameConfig
 from .diagram import from_diagram
+from .engine import init, step
 from .geometry import DEFENCE_TAGS, N_LANES, OFFENCE_TAGS
 from .invariants import check_invariants
 from .state import State
@@ -91,10 +94,6 @@ board:
 
 def random_positions(batch: int, steps: int, seed: int, config: GameConfig | None = None) -> State:
     """A batch of positions reached by ``steps`` uniformly random legal actions (every phase of play)."""
-    import numpy as np
-
-    from .engine import init, step
-
     s = init(batch, seed=seed, config=config)
     rng = np.random.default_rng(seed)
     for _ in range(steps):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from .actions import NUM_ACTIONS
-from .geometry import N_LINEMEN, N_SLOTS, N_SQUARES
+from .geometry import N_LANES, N_LINEMEN, N_ROWS, N_SLOTS, N_SQUARES
 
 # Phases of a game.
 SPECIALS_PICK, OFFENCE_FORMATION, DEFENCE_FORMATION, KICK_DECISION, PLAY, SCRAMBLE, GAME_OVER = range(7)
@@ -164,8 +164,6 @@ def mirror_state(state: State) -> State:
     Team identity is separate from orientation: every observation and legal mask of team t in ``state``
     equals that of team 1 - t in the mirror. Used by symmetry tests and for data augmentation.
     """
-    from .geometry import N_LANES, N_ROWS, N_SQUARES
-
     m = state.copy()
     for name in ("offence", "opener", "last_holder_team", "resume_team"):
         setattr(m, name, (1 - getattr(state, name)).astype(getattr(state, name).dtype))
