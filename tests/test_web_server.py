@@ -458,6 +458,10 @@ def test_a_record_round_trips_and_replays_forwards_and_backwards(client):
                 assert frame["caption"]["action"] in (record["actions"][k - 1], None)
         past = ask(ws, {"type": "seek", "game": replay["game"], "index": len(states)})
         assert past["type"] == "error" and "replay index" in past["error"]
+        for kind in ("advance", "stop", "record"):
+            msg = {"type": kind, "game": replay["game"], **({"steps": 1} if kind == "advance" else {})}
+            wrong = ask(ws, msg)
+            assert wrong["type"] == "error" and f"'{kind}' needs a live game" in wrong["error"]
 
 
 def _a_record(n=40, seed=3):
@@ -678,3 +682,38 @@ def test_kick_options_carry_the_distance_and_the_exact_chance():
                 else:
                     assert "punt" not in kinds
     assert seen["field_goal"] > 0 and seen["punt"] > 0
+
+
+def test_an_agent_that_fails_or_cheats_stops_its_game_cleanly(tmp_path):
+    class Broken:
+        name = "broken"
+
+        def __init__(self, how):
+            self.how = how
+
+        def reset(self, seeds):
+            pass
+
+        def act(self, state, config=None, games=None):
+            if self.how == "raise":
+                raise RuntimeError("out of cheese")
+            return np.array([int(np.flatnonzero(~state.legal[0])[0])])  # an illegal action
+
+    for how, words in (("raise", "out of cheese"), ("illegal", "illegal action")):
+        session = GameSession("g", Settings(mode="watch", agents=("random", "random"), seed=1), AgentFactory(),
+                              tmp_path / "records")
+        session.seats[0] = Broken(how)
+        frames = session.advance(10)
+        assert session.stopped and session.actions == [] and words in frames[-1]["caption"]["banners"][0]["text"]
+        assert session.public_record()["actions"] == []
+
+
+def test_a_record_that_cannot_be_saved_costs_the_record_not_the_game(tmp_path, capsys):
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("x")
+    session = GameSession("g", Settings(mode="watch", agents=("random", "random"), seed=1), AgentFactory(),
+                          blocker)
+    frames = session.advance(5)
+    assert len(frames) == 5 and session.record_error is not None
+    frames = session.advance(5)
+    assert len(frames) == 5 and capsys.readouterr().err.count("cannot save") == 1

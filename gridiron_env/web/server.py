@@ -76,14 +76,14 @@ class Connection:
         self.hub.release(len(self.games))
         self.games.clear()
 
-    def _game(self, game_id: str, kind=None):
+    def _game(self, game_id: str, kind=None, request: str = ""):
         game = self.games.get(game_id)
         if game is None:
             raise GameError(f"unknown game {game_id!r} (not one of this page's games)")
         if kind is not None and not isinstance(game, kind):
-            raise GameError(f"game {game_id!r} is a {'replay' if isinstance(game, ReplaySession) else 'live game'}"
-                            f"; '{'seek' if kind is ReplaySession else 'that request'}' needs a "
-                            f"{'replay' if kind is ReplaySession else 'live game'}")
+            what = "a replay" if isinstance(game, ReplaySession) else "a live game"
+            needs = "a replay" if kind is ReplaySession else "a live game"
+            raise GameError(f"game {game_id!r} is {what}; '{request}' needs {needs}")
         return game
 
     def _new_id(self) -> str:
@@ -139,10 +139,10 @@ class Connection:
             self.hub.release()
             return {"type": "closed", "game": game_id}
         if kind == "seek":
-            session = self._game(game_id, ReplaySession)
+            session = self._game(game_id, ReplaySession, kind)
             with session.lock:
                 return {"type": "frame", "game": game_id, **session.seek(msg["index"])}
-        session = self._game(game_id, GameSession)
+        session = self._game(game_id, GameSession, kind)
         with session.lock:
             if kind == "action":
                 frames = session.play(msg["action"], msg["turn"])

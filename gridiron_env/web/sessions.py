@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib.util
 import secrets
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -239,6 +240,7 @@ class GameSession:
         self.stopped = False
         self.records_dir = Path(records_dir) if records_dir is not None else None
         self.record_path = None
+        self.record_error = None
         if self.records_dir is not None:
             stamp = R.datetime.now(R.timezone.utc).strftime("%Y%m%d-%H%M%S")
             self.record_path = self.records_dir / f"gridiron-{stamp}-{game_id}.json"
@@ -318,15 +320,20 @@ class GameSession:
         while len(frames) < limit and not self.over and not self.person_to_act():
             team = int(self.state.to_act[0])
             agent = self.seats[team]
-            out = agent.act(self.state, self.config, games=np.array([0]))
-            action = int(np.asarray(out).reshape(-1)[0])
-            if not (0 <= action < A.NUM_ACTIONS) or not bool(self.state.legal[0, action]):
-                # an agent's bug: the game cannot go on; say so rather than step an illegal action
+            try:
+                out = agent.act(self.state, self.config, games=np.array([0]))
+                action = int(np.asarray(out).reshape(-1)[0])
+                problem = None if 0 <= action < A.NUM_ACTIONS and bool(self.state.legal[0, action]) else \
+                    f"chose an illegal action ({action})"
+            except Exception as err:  # (an agent's bug must not leave the game half-answered)
+                problem = f"failed ({type(err).__name__}: {err})"[:200]
+            if problem is not None:
+                # the game cannot go on: say so rather than step an illegal action
                 self.stopped = True
-                frames.append(self.frame(caption={"team": team, "action": None, "name": "illegal action",
+                frames.append(self.frame(caption={"team": team, "action": None, "name": "agent error",
                                                   "banners": [{"kind": "final", "team": None, "text":
-                                                               f"{self.labels[team]} chose an illegal action "
-                                                               f"({action}): the game is stopped"}]}))
+                                                               f"{self.labels[team]} {problem}: the game is "
+                                                               "stopped"}]}))
                 break
             frames.append(self.frame(caption=self._step(action), options=False))
         return frames
@@ -364,8 +371,16 @@ class GameSession:
         return self.record()
 
     def save(self) -> None:
-        if self.record_path is not None:
+        """Write the record (a disk that refuses it costs the record, never the game: said once)."""
+        if self.record_path is None:
+            return
+        try:
             R.save_record(self.record(), self.record_path)
+        except OSError as err:
+            if self.record_error is None:
+                print(f"gridiron-serve: cannot save the record of game {self.id} to {self.record_path}: "
+                      f"{err.strerror or err}", file=sys.stderr)
+            self.record_error = str(err.strerror or err)
 
 
 class ReplaySession:
