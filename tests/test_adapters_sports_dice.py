@@ -148,7 +148,8 @@ def test_illegal_action_loses_with_the_reason():
     obs, r, te, tr, info = env.step(PUNT)  # not legal on downs 1-3
     assert (r, te, tr) == (-1.0, True, False)
     ill = info["illegal_action"]
-    assert ill["name"] == "punt" and ill["team"] == "team_one" and "not legal" in ill["reason"] and "roll" in ill["reason"]
+    assert ill["name"] == "punt" and ill["team"] == "team_one"
+    assert "not legal" in ill["reason"] and "roll" in ill["reason"]
     assert before.equals(env.state)
     assert info["action_mask"].tolist() == [0] * 18 + [1]  # only "wait", the ignored id
     for bad in (99, -1, True):

@@ -64,7 +64,8 @@ def test_config_from_dict_replace_and_aliases():
     c = sd.SportsDiceConfig.from_dict({"offence_faces": ["TD", " Field  Goal", "10"], "target_score": 14})
     assert c.offence_faces == ("touchdown", "field goal", "10") and c.target_score == 14
     assert c.offence_face_codes == (3, 2, 0) and sd.SportsDiceConfig().defence_face_codes == (0, 0, 1, 1, 2, 3)
-    assert sd.SportsDiceConfig.from_dict(c.to_dict()) == c and hash(c) == hash(sd.SportsDiceConfig.from_dict(c.to_dict()))
+    again = sd.SportsDiceConfig.from_dict(c.to_dict())
+    assert again == c and hash(again) == hash(c)
     assert c.replace(max_rolls=5).max_rolls == 5
     with pytest.raises(ValueError, match="SportsDiceConfig.target_score"):
         c.replace(target_score=-1)
@@ -275,7 +276,8 @@ def test_observation_values_from_the_viewers_side():
     assert get(mine, "down") == [0, 1, 0, 0] and get(mine, "to_target") == [pytest.approx(0.2)]
     assert get(mine, "holds_chip") == [1] and get(mine, "rolled_offence_dice") == [1]
     assert get(theirs, "rolled_offence_dice") == [0]
-    assert get(mine, "offence_dice") == pytest.approx([0.5, 0, 0, 0.5]) and get(mine, "counts") == pytest.approx([0.5, 2 / 6])
+    assert get(mine, "offence_dice") == pytest.approx([0.5, 0, 0, 0.5])
+    assert get(mine, "counts") == pytest.approx([0.5, 2 / 6])
     assert get(mine, "top") == [1, 0, 0, 1, 1, 1, 0, 0] and get(mine, "phase")[4] == 1
     assert get(mine, "roll_winner") == [0, 1, 0] and get(mine, "play") == [1] + [0] * 8
     with pytest.raises(ValueError):
@@ -432,7 +434,8 @@ def test_rgb_dice_with_the_winning_play_marked_and_ansi():
     assert "two defence dice: NG NG SK SK TO P6  (count 2)" in text and "offence dice win: play 20" in text
     strip = text.splitlines()[2]
     assert strip.startswith("[1]") and strip.endswith("[2]") and strip[3:-3][12] == "o" and "|" not in strip
-    tie = sd.step(make(), np.array([A.ROLL]), chance=sd.ScriptedChance([roll("10 10 20 20 FG TD", "NG NG SK SK TO P6")]))
+    tie = sd.step(make(), np.array([A.ROLL]),
+                  chance=sd.ScriptedChance([roll("10 10 20 20 FG TD", "NG NG SK SK TO P6")]))
     assert "counts tied: the chip holder decides" in render_ansi(tie) and "to act: two" in render_ansi(tie)
     punt = sd.step(make(ball=30, down=4), np.array([A.PUNT]),
                    chance=sd.ScriptedChance([roll("10 20 20 FG TD TD", "NG NG SK SK TO P6")]))

@@ -25,7 +25,7 @@ from .config import SportsDiceConfig
 from .state import (
     CHIP, DEFENCE_PLAY, DEFENCE_SIDE, DEFENCE_SYMBOLS, DICE, END_ZONE, FIELD_GOAL_CHOICE, FIELD_GOAL_SYMBOL,
     FOURTH_DOWN, GAME_OVER, KEPT, MIDFIELD, NO_CALL, NO_GAIN, OFFENCE_PLAY, OFFENCE_SIDE, OFFENCE_SYMBOLS,
-    OWN_25, PICK_SIX, ROLL_KICK, ROLL_PLAY, ROLL_PUNT, SACK, SNAP, State, SYMBOL_NAMES, SYMBOL_SHORT, TEN, TOSS,
+    OWN_25, PICK_SIX, ROLL_KICK, ROLL_PLAY, ROLL_PUNT, SACK, SNAP, State, SYMBOL_SHORT, TEN, TOSS,
     TOUCHDOWN_SYMBOL, TURNOVER, TWENTY, USED,
 )
 
@@ -58,19 +58,28 @@ _TABLES: dict = {}
 
 
 def _side_table(faces: tuple, symbols: tuple, base: int) -> dict:
-    """Every roll of six dice with ``faces`` (names of ``symbols``): the per-roll summary arrays."""
+    """Every roll of six dice with ``faces`` (names of ``symbols``): the per-roll summary arrays (built die
+    by die in small integer types: 12 faces make 2,985,984 rolls)."""
     F = len(faces)
     codes = np.array([symbols.index(f) for f in faces], dtype=np.int8)
-    idx = np.arange(F ** DICE, dtype=np.int64)
-    digits = np.stack([(idx // F ** (DICE - 1 - k)) % F for k in range(DICE)], axis=1)
-    local = codes[digits]  # [n, 6] the side's symbol codes 0-3
-    per_symbol = np.stack([(local == k).sum(axis=1) for k in range(4)], axis=1)
+    n = F ** DICE
+    idx = np.arange(n, dtype=np.int32)
+    local = np.empty((n, DICE), dtype=np.int8)  # the side's symbol codes 0-3, die 0 the most significant digit
+    per_symbol = np.zeros((n, 4), dtype=np.int8)
+    for k in range(DICE):
+        local[:, k] = codes[(idx // F ** (DICE - 1 - k)) % F]
+        for sym in range(4):
+            per_symbol[:, sym] += local[:, k] == sym
     count = per_symbol.max(axis=1)
-    top = ((per_symbol == count[:, None]) * (1 << np.arange(4))).sum(axis=1)
-    yards = 10 * per_symbol[:, TEN] + 20 * per_symbol[:, TWENTY] if base == 0 else np.zeros(idx.size, np.int64)
-    return {"faces": F, "dice": (local + base).astype(np.int8), "per_symbol": per_symbol.astype(np.int8),
-            "count": count.astype(np.int8), "top": top.astype(np.int8), "yards": yards.astype(np.int16),
-            "six": (per_symbol[:, 0] == DICE)}  # six 10s (offence) / six NO GAINs (defence)
+    top = np.zeros(n, dtype=np.int8)
+    for sym in range(4):
+        top |= (per_symbol[:, sym] == count).astype(np.int8) << sym
+    if base == 0:
+        yards = 10 * per_symbol[:, TEN].astype(np.int16) + 20 * per_symbol[:, TWENTY].astype(np.int16)
+    else:
+        yards = np.zeros(n, dtype=np.int16)
+    return {"faces": F, "dice": local + np.int8(base), "per_symbol": per_symbol, "count": count, "top": top,
+            "yards": yards, "six": per_symbol[:, 0] == DICE}  # six 10s (offence) / six NO GAINs (defence)
 
 
 def roll_tables(config: SportsDiceConfig | None = None) -> tuple[dict, dict]:
