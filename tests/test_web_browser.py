@@ -326,3 +326,31 @@ def test_a_bad_record_file_is_refused_with_a_message(server, page, tmp_path):
     page.set_input_files("#record-file", str(notjson))
     page.wait_for_function("document.getElementById('setup-error').textContent.includes('not JSON')")
     assert [p for p in page.problems if "error" in p and "WebSocket" not in p] == []
+
+
+def test_watching_two_agents(server, page):
+    page.goto(server.url + "?speed=0&seed=8")
+    settle(page, ("setup",), moved=False)
+    page.select_option("#mode", "watch")
+    page.select_option("#agent-one", "panel:spread_pass")
+    page.select_option("#agent-two", "bot:medium")
+    page.fill("#target", "3")
+    page.click("#kickoff")
+    page.wait_for_function("Number(document.body.dataset.steps) > 30", timeout=20000)
+    v = view(page)
+    assert v["viewer"] == -1 and v["options"] == []  # a spectator is offered nothing
+    assert page.inner_text("#team-0").startswith("one: panel: spread pass")
+    assert page.inner_text("#team-1").startswith("two: bot (medium)")
+    page.click("#pause")
+    page.wait_for_function("document.body.dataset.state === 'paused' || document.body.dataset.state === 'over'")
+    paused_at = page.evaluate("document.body.dataset.steps")
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.body.dataset.steps") == paused_at
+    if page.evaluate("document.body.dataset.state") == "paused":
+        page.click("#pause")  # resume, then stop
+        page.wait_for_function(f"document.body.dataset.steps !== '{paused_at}'")
+        page.click("#stop")
+    page.wait_for_function("document.body.dataset.state === 'over'", timeout=20000)
+    assert not page.locator("#download").is_hidden()
+    assert_real_picture(shot(page))
+    assert page.problems == []
