@@ -89,6 +89,11 @@ def winning_dice(state: State, game: int = 0) -> np.ndarray:
     return out
 
 
+def _kick_yards(state: State, g: int) -> int:
+    """10 x the offence's 10s + 20 x its 20s in the last roll (rulings 13, 14)."""
+    return 10 * int((state.dice[g, 0] == 0).sum()) + 20 * int((state.dice[g, 0] == 1).sum())
+
+
 def roll_lines(state: State, game: int = 0) -> list[str]:
     """The last roll in words: both sides' dice (winning dice in brackets), the contest and the play."""
     g = int(game)
@@ -105,8 +110,7 @@ def roll_lines(state: State, game: int = 0) -> list[str]:
         rows.append(f"{_team(team).lower()} {label} dice: {dice}  (count {int(s.counts[g, side])})")
     if kind in (ROLL_PUNT, ROLL_KICK):
         what = "punt" if kind == ROLL_PUNT else "field goal"
-        yards = 10 * int((s.dice[g, 0] == 0).sum()) + 20 * int((s.dice[g, 0] == 1).sum())
-        rows.append(f"{what} roll: {yards} yards")
+        rows.append(f"{what} roll: {_kick_yards(s, g)} yards")
         return rows
     call = int(s.chip_call[g])
     note = {KEPT: ", tie: chip kept", USED: ", tie: chip used"}.get(call, "")
@@ -175,7 +179,7 @@ def render_rgb(state: State, game: int = 0) -> np.ndarray:
         x = DICE_LEFT + DICE * (DIE_PX + 8) + 10
         kind = int(s.roll_kind[g])
         if kind in (ROLL_PUNT, ROLL_KICK):
-            label = "PUNT" if kind == ROLL_PUNT else "KICK"
+            label = f"{'PUNT' if kind == ROLL_PUNT else 'KICK'} {_kick_yards(s, g)}"
         elif int(s.play[g]) >= 0:
             label = f"PLAY {SYMBOL_SHORT[int(s.play[g])]}"
         else:
