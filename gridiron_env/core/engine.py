@@ -4,6 +4,9 @@ Every handler works on an index subset of the batch (``idx``: game indices) and 
 there is no Python loop over games or squares. The order of a down (rule 7): offence formation, defence
 formation, strong-lineman roll, kick decision (when one applies), then rounds of dice: the offence's turn,
 the defence's turn, roll again, until the play ends.
+
+The rules' numbers and small shared functions are in ``rules.py`` (read by the lone-game path too), the
+legal mask in ``legal.py``; a batch of one steps through ``lone.py`` (see there).
 """
 
 from __future__ import annotations

@@ -91,7 +91,7 @@ def _forward_lines():
 _FORWARD_LINES = _forward_lines()
 
 # Moves: each square's 8 neighbours in a team's frame, an off-grid step pointing back at the square itself
-# (its own player stands there: blocked, as engine._NB_SELF reads); a player off the field reads square 0
+# (its own player stands there: blocked, as legal._NB_SELF reads); a player off the field reads square 0
 # and affords nothing.
 _NB_SELF = [[tuple(t if t >= 0 else sq for t in per_square) for sq, per_square in enumerate(per_team)]
             for per_team in _NEIGHBOUR]
@@ -141,7 +141,7 @@ def _int8(b: int) -> int:
 
 def _legal_play(s: State, mask: bytearray) -> bool:
     """Write the legal ids of the lone game in PLAY into ``mask`` (End turn included); True when anything
-    but End turn is legal. The same rules as engine._legal_play, game by game."""
+    but End turn is legal. The same rules as legal._legal_play, game by game."""
     team = s.to_act.item()
     offence = s.offence.item()
     side = 0 if team == offence else 1
