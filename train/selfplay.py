@@ -5,12 +5,9 @@
 
 Stages (all in ``TrainConfig``):
 
-1. **Imitation warm start**: the ``teacher`` (by default the strongest team of two panel styles,
-   ``agents.panel.composite``: spread passing on offence, the power wall on defence) plays full games against
-   the league's fixed members; each policy (offence: the team that had the ball at the snap; defence: the
-   other) is fitted to its moves by cross-entropy over the legal actions. Then ``dagger_rounds`` times the
-   student plays those games itself, the teacher labels the positions it reaches, and both policies are
-   fitted again to everything recorded (DAgger). This gives PPO a strong start instead of random play.
+1. **Imitation warm start**: the heuristic plays both sides of full games; each policy (offence: the team
+   that had the ball at the snap; defence: the other) is fitted to its moves by cross-entropy over the legal
+   actions. This gives PPO a sensible start instead of random play.
 2. **League rounds** (``train.league``): each round trains the offence, then the defence, with MaskablePPO
    on the natively batched drive envs (``GridironOffence-v0`` / ``GridironDefence-v0``), split over several
    rule variants at once (specials on and off, both kick modes, target scores 14-35: ``variants``); every
@@ -45,11 +42,10 @@ import numpy as np
 from agents.bot import DEFAULT_LEVEL, LEVELS, BotAgent
 from gridiron_env.config import GameConfig
 from train.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
-from train.export import export_onnx
+from train.export import ON_OFFENCE_INDEX, export_onnx
 from train.settings import check_choice, check_int, check_number
 from train.learners import (
-    SIDES, agreement, by_side, learn_round, make_model, pair_agent, pair_bot, record_teacher_games, round_env,
-    warm_start,
+    SIDES, agreement, imitate, learn_round, make_model, pair_agent, pair_bot, record_heuristic_games, round_env,
 )
 
 
@@ -64,13 +60,8 @@ class TrainConfig:
     minutes: wall-clock budget from the start of the job to the end of the last PPO round, the imitation
         warm start included (a slow machine gets fewer rounds, not a longer job; at least one round runs);
         export and evaluation come on top (about 2 minutes).
-    teacher: the warm start's teacher: "heuristic", a panel style, or "OFFENCE+DEFENCE" (two panel styles,
-        ``agents.panel.composite``). It also joins the league as a fixed member.
-    imitation_games: teacher games recorded for the warm start, against the fixed members in turn (0 skips
-        it).
+    imitation_games: heuristic-vs-heuristic games recorded for the warm start (0 skips it).
     imitation_epochs: passes over those samples.
-    dagger_rounds: rounds of DAgger after the first fit (each: ``imitation_games`` more games played by the
-        student and labelled by the teacher, then a fit to all samples).
     num_envs: games per drive environment batch (large batches amortise the opponent's turns, which run
         as rounds of engine calls over the games still waiting).
     round_steps: learner steps per side in one PPO round.
@@ -92,10 +83,8 @@ class TrainConfig:
 
     seed: int = 0
     minutes: float = 25.0
-    teacher: str = "spread_pass+power_run"
     imitation_games: int = 512
     imitation_epochs: int = 6
-    dagger_rounds: int = 1
     imitation_lr: float = 1e-3
     num_envs: int = 2048
     n_steps: int = 8
@@ -129,7 +118,7 @@ class TrainConfig:
         for name in ("num_envs", "n_steps", "batch_size", "n_epochs", "round_steps", "threads", "imitation_epochs",
                      "env_groups"):
             check_int(owner, name, getattr(self, name), 1)
-        for name in ("imitation_games", "pool_size", "dagger_rounds"):
+        for name in ("imitation_games", "pool_size"):
             check_int(owner, name, getattr(self, name), 0)
         for name in ("eval_games", "level_games"):  # each deal is played from both sides
             check_int(owner, name, getattr(self, name), 0, even=True)
@@ -141,20 +130,6 @@ class TrainConfig:
         check_choice(owner, "variants", self.variants, VARIANT_SETS)
         check_choice(owner, "start", self.start, ("kickoff", "random"))
         GameConfig.from_dict(self.game)  # validates the game fields
-        make_teacher(self.teacher)  # ValueError naming the field for an unknown style
-
-
-def make_teacher(name: str):
-    """The warm start's teacher agent of ``TrainConfig.teacher`` (ValueError naming the field otherwise)."""
-    from agents.heuristic import HeuristicAgent
-    from agents.panel.composite import composite_from_name
-
-    if name == "heuristic":
-        return HeuristicAgent()
-    try:
-        return composite_from_name(name)
-    except ValueError as err:
-        raise ValueError(f"TrainConfig.teacher must be 'heuristic', a panel style or 'OFFENCE+DEFENCE': {err}") from None
 
 
 # --- the league's members --------------------------------------------------------------------------------
@@ -225,10 +200,8 @@ def train(cfg: TrainConfig, log=print) -> dict:
     started = time.perf_counter()
     summary: dict = {"out": str(out)}
 
-    members = fixed_members(cfg.opponents)
-    if cfg.teacher not in members:  # the warm start's teacher is a fixed member too: the learner must beat it
-        members[cfg.teacher] = make_teacher(cfg.teacher)
-    league = League(members, pool_size=cfg.pool_size, snapshot_share=cfg.snapshot_share, pfsp_power=cfg.pfsp_power)
+    league = League(fixed_members(cfg.opponents), pool_size=cfg.pool_size, snapshot_share=cfg.snapshot_share,
+                    pfsp_power=cfg.pfsp_power)
     seats = {side: (lambda: LeagueOpponent(league)) for side in SIDES}  # a fresh seat for every drive env
     variants = game_variants(cfg.variants, cfg.game)
     groups = min(cfg.env_groups, len(variants))
@@ -255,16 +228,21 @@ def train(cfg: TrainConfig, log=print) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     (out / "train_config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=2))
 
-    # the teacher's moves: the warm start's samples, and held-out games the rounds' agreement is measured on
+    # heuristic moves: the warm start's samples, and a held-out set the rounds' agreement is measured on
     held_out = None
     if cfg.imitation_games:
         t0 = time.perf_counter()
-        teacher, opponents = make_teacher(cfg.teacher), list(fixed_members(cfg.opponents).values())
-        held_out = by_side(record_teacher_games(teacher, opponents, max(2, cfg.imitation_games // 16),
-                                                cfg.seed + 78_787, game_config))
+        games = cfg.imitation_games if not resumed else min(cfg.imitation_games, 64)  # held-out moves only
+        obs, masks, actions = record_heuristic_games(games, cfg.seed + 77, game_config)
+        on_offence = obs[:, ON_OFFENCE_INDEX] > 0.5
+        held_out = {side: (obs[rows][-4096:], masks[rows][-4096:], actions[rows][-4096:])
+                    for side, rows in (("offence", on_offence), ("defence", ~on_offence))}
         if not resumed:
-            summary.update(warm_start(models, teacher, opponents, cfg.imitation_games, cfg.dagger_rounds,
-                                      cfg.imitation_epochs, cfg.imitation_lr, cfg.seed + 77, game_config, log))
+            for side, rows in (("offence", on_offence), ("defence", ~on_offence)):
+                accuracy = imitate(models[side].policy, obs[rows], masks[rows], actions[rows], cfg.imitation_epochs,
+                                   cfg.imitation_lr, cfg.seed)
+                summary[f"imitation_accuracy_{side}"] = accuracy
+                log(f"imitation: {side} fitted to {int(rows.sum()):,} heuristic moves, accuracy {accuracy:.1%}")
             log(f"imitation took {time.perf_counter() - t0:.0f} s")
 
     deadline = started + cfg.minutes * 60
