@@ -27,9 +27,9 @@ from .geometry import (
 from .legal import compute_legal, legal_action_mask, push_walk, recompute_legal  # noqa: F401  (re-exported)
 from .rules import (
     ALL_KICKOFF, CARRIER_TD, CONTEST_ROUND, CONTEST_ROUNDS, DIRS, FIELD_GOAL_TARGET_BY_ROW, FORWARD, GAME_SLOTS,
-    MAX_DEFENCE_DICE, MAX_OFFENCE_DICE, NEIGHBOUR_FLAT, PASS_OFFENCE_DICE, RAY, STEP, TD_ROW,
+    MAX_DEFENCE_DICE, MAX_OFFENCE_DICE, NEIGHBOUR_FLAT, PASS_DEFENCE_DICE, PASS_OFFENCE_DICE, RAY, STEP, TD_ROW,
     INTERCEPTION_ONE_IN, LATERAL_DROPS, LATERAL_ROLL, IllegalActionError, batch_rows, behind_los, check_chance, check_config, check_state, field_goal_distance_for_row,
-    frame_los, gap_cost_per_square, kick_available, move_cost, slot_base, team_of,
+    frame_los, gap_cost_per_square, kick_available, move_cost, paper_reach, slot_base, team_of,
     throw_kind,
 )
 from .state import (
@@ -460,7 +460,7 @@ def _do_field_goal(s, idx):
         good = total >= FIELD_GOAL_TARGET_BY_ROW[los]
     else:
         total = (_chance_draw(s, idx, 6, 3, "field goal reach") + 1).sum(axis=1)
-        reach = 8 + 4 * total
+        reach = paper_reach(total)
         answer = _chance_draw(s, idx, 1_000_000, 1, "field goal answer")[:, 0]
         good = (reach >= field_goal_distance_for_row(los)) & (answer < STEP.config.paper_answer_chance * 1e6)
     _score(s, idx[good], offence[good], 3)
@@ -680,7 +680,7 @@ def pass_dice(s: State, idx, receiver_slot):
     off = PASS_OFFENCE_DICE.take(nearest)
     sure = s.special[idx, team] == A.SURE_HANDS
     off = np.where((off > 0) & sure, off + 1, off)
-    dfn = np.where(dist == 1, 2, np.where(dist <= 3, 1, 0)).sum(axis=1)
+    dfn = PASS_DEFENCE_DICE.take(dist).sum(axis=1)
     dfn += _defenders_in_lane(s, idx, tsq, rsq, 1 - team)
     dfn += (thrower != QB)
     return off, dfn

@@ -32,13 +32,15 @@ from . import actions as A
 from .chance import GOLDEN, MASK64, UNIT_53, CounterChance, splitmix64_int, uniform
 from .formations import DEFENCE_PLACEMENT, OFFENCE_PLACEMENT
 from .geometry import (
-    DEFENDED_END_ZONE, DIAGONAL, DISTANCE, END_ZONE_DEPTH, FIRST_FIELD_ROW, FORWARD_DIRECTIONS, FRAME_LANE,
+    DEFENDED_END_ZONE, DISTANCE, FIRST_FIELD_ROW, FORWARD_DIRECTIONS, FRAME_LANE,
     FRAME_ROW, HASH_BAND, KICKOFF_SQUARE, LAST_FIELD_ROW, LINE_OFFSETS, N_LANES, N_ROWS, NEIGHBOUR,
     SCORING_END_ZONE, SQUARE_LANE, SQUARE_ROW,
 )
 from .rules import (
-    CARRIER_TD, CONTEST_ROUND, INTERCEPTION_ONE_IN, LATERAL_DROPS, LATERAL_ROLL, CONTEST_ROUNDS, FIELD_GOAL_TARGET_BY_ROW, GAP_BEYOND, LINEMAN_RECEIVER,
-    MAX_DEFENCE_DICE, MAX_OFFENCE_DICE, PASS_OFFENCE_DICE, STEP, TD_ROW, THROW_KIND, THROW_OK,
+    CARRIER_TD, CONTEST_ROUND, CONTEST_ROUNDS, FIELD_GOAL_TARGET_BY_ROW, GAP_BEYOND, INTERCEPTION_ONE_IN,
+    LATERAL_DROPS, LATERAL_ROLL, LINEMAN_RECEIVER, MAX_DEFENCE_DICE, MAX_OFFENCE_DICE, MOVE_COST,
+    PASS_DEFENCE_DICE, PASS_OFFENCE_DICE, PUSH_STEP_COST, STEP, TD_ROW, THROW_KIND, THROW_OK,
+    field_goal_distance_for_row, paper_reach,
 )
 from .state import (
     DEFENCE_FORMATION, GAME_OVER, KICK_DECISION, OFFENCE_FORMATION, PLAY, SCRAMBLE, SPECIALS_PICK, State,
@@ -53,7 +55,7 @@ _NEIGHBOUR = NEIGHBOUR.tolist()  # [team][square][direction] -> square, -1 off t
 _DISTANCE = [row.tobytes() for row in DISTANCE.astype(np.uint8)]  # [a][b]; a = -1 reads the last row, as
 # the batched take does
 _FRAME_ROW = FRAME_ROW.tolist()
-_MOVE_COST = [2 if d else 1 for d in DIAGONAL.tolist()]
+_MOVE_COST = MOVE_COST.tolist()
 _KIND = A.ACTION_KIND.tolist()
 _ARG = A.ACTION_ARG.tolist()
 _DIRECTION = A.ACTION_DIRECTION.tolist()
@@ -62,7 +64,7 @@ _THROW_KIND = THROW_KIND.astype(np.uint8).tobytes()  # flat [(team * 541 + throw
 _GAP_BEYOND = array("h", GAP_BEYOND.astype(np.int16).tobytes())  # the same layout
 _THROW_OK = THROW_OK.tolist()
 _LINEMAN_RECEIVER = LINEMAN_RECEIVER.tolist()
-_PUSH_STEP_COST = [_MOVE_COST[d] for d in FORWARD_DIRECTIONS]
+_PUSH_STEP_COST = PUSH_STEP_COST[0].tolist()
 _CARRIER_TD = CARRIER_TD.tobytes()
 _TD_ROW = TD_ROW.tolist()
 
@@ -96,10 +98,10 @@ _FORWARD_LINES = _forward_lines()
 _NB_SELF = [[tuple(t if t >= 0 else sq for t in per_square) for sq, per_square in enumerate(per_team)]
             for per_team in _NEIGHBOUR]
 _OFF_FIELD_TARGETS = (0,) * 8
-_ALL8, _STRAIGHT8, _NONE8 = b"\1" * 8, bytes(1 - int(d) for d in DIAGONAL.tolist()), b"\0" * 8
+_NONE8 = b"\0" * 8
 # _AFFORD[points capped at 4] = (pattern of a player, of a quarterback who pays double): the directions
 # whose step he can pay (rule 13), one byte each
-_AFFORD = [(_NONE8, _NONE8), (_STRAIGHT8, _NONE8), (_ALL8, _STRAIGHT8), (_ALL8, _STRAIGHT8), (_ALL8, _ALL8)]
+_AFFORD = [(bytes(int(c <= p) for c in _MOVE_COST), bytes(int(2 * c <= p) for c in _MOVE_COST)) for p in range(5)]
 _MOVE_TABLES = {}
 
 
@@ -393,6 +395,7 @@ def _end_turn(s: State) -> None:
 _DEFENDED_END_ZONE = DEFENDED_END_ZONE.tolist()
 _KICKOFF = list(KICKOFF_SQUARE)
 _FG_TARGET = FIELD_GOAL_TARGET_BY_ROW.tolist()
+_FG_DISTANCE = field_goal_distance_for_row(np.arange(N_ROWS)).tolist()
 
 
 def _team_of(s: State, slot: int) -> int:
@@ -539,9 +542,9 @@ def _do_field_goal(s: State) -> None:
     if config.kick_mode == "dice":
         good = sum(_draws(s, 6, 3, "field goal")) + 3 >= _FG_TARGET[los]
     else:
-        reach = 8 + 4 * (sum(_draws(s, 6, 3, "field goal reach")) + 3)
+        reach = paper_reach(sum(_draws(s, 6, 3, "field goal reach")) + 3)
         answer = _draws(s, 1_000_000, 1, "field goal answer")[0]
-        good = reach >= 4 * (los - END_ZONE_DEPTH + 1) + 17 and answer < config.paper_answer_chance * 1e6
+        good = reach >= _FG_DISTANCE[los] and answer < config.paper_answer_chance * 1e6
     if good:
         _score(s, offence, 3)
         _change_possession(s, 1 - offence, -1)
@@ -735,6 +738,7 @@ _FG_IN_RANGE = (FIELD_GOAL_TARGET_BY_ROW < 99).tolist()  # [frame LOS row]
 _SCORING_END_ZONE = SCORING_END_ZONE.tolist()
 _ROW, _LANE = SQUARE_ROW.tolist(), SQUARE_LANE.tolist()
 _PASS_OFFENCE_DICE = PASS_OFFENCE_DICE.tolist()
+_PASS_DEFENCE_DICE = PASS_DEFENCE_DICE.tolist()
 _ROUND, _ROUNDS, _MAX_OFF = CONTEST_ROUND, CONTEST_ROUNDS, MAX_OFFENCE_DICE
 _LANE_SPAN = 2 * N_LANES - 1
 
@@ -860,7 +864,7 @@ def _do_forward_pass(s: State, slot: int, team: int, thrower_square: int, receiv
     special = s.special.tolist()[0]
     if off > 0 and special[team] == A.SURE_HANDS:
         off += 1
-    dfn = sum(2 if d == 1 else (1 if d <= 3 else 0) for d in dist)
+    dfn = sum(_PASS_DEFENCE_DICE[d] for d in dist)
     board = s.board.tobytes()
     for sq in _LANE_SQUARES[(_ROW[receiver_square] - _ROW[thrower_square] + N_ROWS - 1) * _LANE_SPAN
                             + _LANE[receiver_square] - _LANE[thrower_square] + N_LANES - 1]:

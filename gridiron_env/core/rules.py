@@ -206,6 +206,10 @@ MAX_OFFENCE_DICE = 7
 PASS_OFFENCE_DICE = np.zeros(N_ROWS + 1, dtype=np.int64)
 PASS_OFFENCE_DICE[1:4] = (1, 3, 6)
 MAX_DEFENCE_DICE = 36
+# defence dice each defender adds by his distance to the receiver: 2 beside him, 1 within 3 squares (the
+# distance 0 entry, never met on the field, keeps the formula's value)
+PASS_DEFENCE_DICE = np.zeros(N_ROWS + 1, dtype=np.int64)
+PASS_DEFENCE_DICE[:4] = (1, 2, 1, 1)
 
 
 CONTEST_ROUND = MAX_OFFENCE_DICE + MAX_DEFENCE_DICE  # stream draws one round of the contest takes
@@ -288,3 +292,8 @@ def field_goal_chance_for_row(frame_row, config: GameConfig | None = None):
         table.flags.writeable = False
         table = _FIELD_GOAL_CHANCES[key] = table
     return table[frame_row]
+
+
+def paper_reach(total):
+    """Yards a paper-football kick reaches for a 3d6 ``total``: 8 + 4 * total, 20 to 80 (rule 21)."""
+    return 8 + 4 * total
