@@ -736,6 +736,7 @@ def protocol_aec_page(game_name: str) -> str:
     call = f"{package.rsplit('.', 1)[-1]}." if has_fns else "pettingzoo_adapter."
     head = summary_table([
         ("Import", imp),
+        ("Parallel API", "yes: `parallel_env()`, turn-based"),
         ("Agents", ", ".join(f"`{a}`" for a in env.possible_agents)),
         ("Action space", _space(env.action_space("team_one"))),
         ("Observation space", _space(env.observation_space("team_one"))),

@@ -15,7 +15,7 @@ import numpy as np
 
 from agents.bot import Bot, BotAgent
 from gridiron_env.config import GameConfig
-from gridiron_env.core.observe import observe
+from gridiron_env.core.observe import FEATURES_SIZE, observe
 
 SIDES = ("offence", "defence")
 
@@ -38,22 +38,100 @@ def pair_agent(models, name: str, temperature: float) -> BotAgent:
 def record_heuristic_games(games: int, seed: int, game_config: GameConfig, max_steps: int = 1500):
     """Features, legal masks and the heuristic's actions from heuristic-vs-heuristic games (acting side)."""
     from agents.heuristic import HeuristicAgent
+
+    return record_teacher_games(HeuristicAgent(), None, games, seed, game_config, max_steps=max_steps)
+
+
+def record_teacher_games(teacher, opponents, games: int, seed: int, game_config: GameConfig, student=None,
+                         student_share: float = 0.0, max_steps: int = 1500):
+    """Imitation samples: ``games`` full games of the teacher's team against ``opponents`` (a list of agents,
+    met in turn; the teacher's team alternates between team one and team two). At every decision of that
+    team: its features (``observe`` from the acting side), the legal mask and the teacher's action.
+    ``opponents`` None: the teacher plays both teams, and both teams' decisions are recorded.
+
+    With ``student`` (an agent), the team is played by the student instead in a ``student_share`` of the
+    games (every k-th game), still labelled by the teacher: DAgger's correction of the states the student
+    itself reaches. Returns (float32 [n, F], bool [n, A], int64 [n])."""
     from gridiron_env.core import init, step
 
     config = game_config.replace(max_steps=max_steps)
-    agent = HeuristicAgent()
-    state = init(games, seed=seed, config=config)
-    agent.reset(np.arange(seed, seed + games))
-    observations, masks, actions = [], [], []
+    seeds = np.arange(seed, seed + games, dtype=np.int64)
+    index = np.arange(games)
+    both = opponents is None
+    opponents = [] if both else list(opponents)
+    recorded_team = index % 2
+    opponent_of = (index // 2) % max(len(opponents), 1)
+    by_student = np.zeros(games, dtype=bool)
+    if student is not None and student_share > 0:
+        every = max(1, int(round(1.0 / student_share)))
+        by_student = index % every == 0
+    players = [teacher] + opponents + ([student] if student is not None else [])
+    reset = set()
+    for agent in players:  # each agent keyed on every game's seed (an agent shared by two roles: once)
+        if id(agent) not in reset:
+            agent.reset(seeds.copy())
+            reset.add(id(agent))
+    state = init(seeds=seeds.astype(np.uint64), config=config)
+    observations, masks, labels = [], [], []
     while not (state.terminated | state.truncated).all():
-        live = np.flatnonzero(~(state.terminated | state.truncated))
-        chosen = agent.act(state, config)
-        view = state.take(live)
-        observations.append(observe(view, None, config))
-        masks.append(view.legal.copy())
-        actions.append(chosen[live])
-        state = step(state, chosen, config=config)
-    return np.concatenate(observations), np.concatenate(masks), np.concatenate(actions)
+        live = ~(state.terminated | state.truncated)
+        ours = np.flatnonzero(live & (state.to_act >= 0) & (both | (state.to_act == recorded_team)))
+        actions = np.zeros(games, dtype=np.int64)
+        if ours.size:
+            taught = np.asarray(teacher.act(state, config, games=ours), dtype=np.int64)[ours]
+            view = state.take(ours)
+            observations.append(observe(view, None, config))
+            masks.append(view.legal.copy())
+            labels.append(taught)
+            actions[ours] = taught
+            played = ours[by_student[ours]]
+            if played.size:
+                actions[played] = np.asarray(student.act(state, config, games=played), dtype=np.int64)[played]
+        theirs = live & (state.to_act >= 0) & (state.to_act != recorded_team)
+        for k, opponent in enumerate(opponents):
+            rows = np.flatnonzero(theirs & (opponent_of == k))
+            if rows.size:
+                actions[rows] = np.asarray(opponent.act(state, config, games=rows), dtype=np.int64)[rows]
+        state = step(state, actions, config=config)
+    if not observations:
+        return (np.zeros((0, FEATURES_SIZE), np.float32), np.zeros((0, state.legal.shape[1]), bool),
+                np.zeros(0, np.int64))
+    return np.concatenate(observations), np.concatenate(masks), np.concatenate(labels)
+
+
+def by_side(samples):
+    """Split imitation samples (observations, masks, actions) into {"offence": ..., "defence": ...} by the
+    observation's on-offence feature (the team that had the ball at the snap)."""
+    from train.export import ON_OFFENCE_INDEX
+
+    observations, masks, actions = samples
+    on_offence = observations[:, ON_OFFENCE_INDEX] > 0.5
+    return {side: (observations[rows], masks[rows], actions[rows])
+            for side, rows in (("offence", on_offence), ("defence", ~on_offence))}
+
+
+def warm_start(models, teacher, opponents, games: int, dagger_rounds: int, epochs: int, lr: float, seed: int,
+               game_config: GameConfig, log=print) -> dict:
+    """The imitation warm start: ``games`` teacher games against ``opponents`` (``record_teacher_games``),
+    both policies fitted to the teacher's moves; then ``dagger_rounds`` times the student (the pair at a low
+    temperature) plays ``games`` more, the teacher labels them, and both policies are fitted again to all
+    samples. Returns {"imitation_accuracy_<side>": training accuracy of the last fit, "imitation_samples":
+    n}."""
+    samples = record_teacher_games(teacher, opponents, games, seed, game_config)
+    out = {}
+    for dagger in range(dagger_rounds + 1):
+        if dagger:
+            student = pair_agent(models, "student", 0.1)
+            more = record_teacher_games(teacher, opponents, games, seed + 7_919 * dagger, game_config,
+                                        student=student, student_share=1.0)
+            samples = tuple(np.concatenate([a, b]) for a, b in zip(samples, more))
+        for side, (obs, masks, actions) in by_side(samples).items():
+            accuracy = imitate(models[side].policy, obs, masks, actions, epochs, lr, seed + dagger)
+            out[f"imitation_accuracy_{side}"] = accuracy
+            log(f"imitation{f' (DAgger {dagger})' if dagger else ''}: {side} fitted to {len(actions):,} moves of "
+                f"{teacher.name}, accuracy {accuracy:.1%}")
+    out["imitation_samples"] = int(len(samples[2]))
+    return out
 
 
 def actor_logits(policy, observations):

@@ -5,9 +5,11 @@
 
 Stages (all in ``TrainConfig``):
 
-1. **Imitation warm start**: the heuristic plays both sides of full games; each policy (offence: the team
-   that had the ball at the snap; defence: the other) is fitted to its moves by cross-entropy over the legal
-   actions. This gives PPO a sensible start instead of random play.
+1. **Imitation warm start**: the ``teacher`` (the heuristic, a panel style, or a team of two panel styles,
+   ``agents.panel.composite``) plays full games against the league's fixed members; each policy (offence: the team that had the ball at the snap; defence: the
+   other) is fitted to its moves by cross-entropy over the legal actions. Then ``dagger_rounds`` times the
+   student plays those games itself, the teacher labels the positions it reaches, and both policies are
+   fitted again to everything recorded (DAgger). This gives PPO a strong start instead of random play.
 2. **League rounds** (``train.league``): each round trains the offence, then the defence, with MaskablePPO
    on the natively batched drive envs (``GridironOffence-v0`` / ``GridironDefence-v0``), split over several
    rule variants at once (specials on and off, both kick modes, target scores 14-35: ``variants``); every
@@ -42,10 +44,11 @@ import numpy as np
 from agents.bot import DEFAULT_LEVEL, LEVELS, BotAgent
 from gridiron_env.config import GameConfig
 from train.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
-from train.export import ON_OFFENCE_INDEX, export_onnx
+from train.export import export_onnx
 from train.settings import check_choice, check_int, check_number
 from train.learners import (
-    SIDES, agreement, imitate, learn_round, make_model, pair_agent, pair_bot, record_heuristic_games, round_env,
+    SIDES, agreement, by_side, learn_round, make_model, pair_agent, pair_bot, record_teacher_games, round_env,
+    warm_start,
 )
 
 
@@ -60,8 +63,13 @@ class TrainConfig:
     minutes: wall-clock budget from the start of the job to the end of the last PPO round, the imitation
         warm start included (a slow machine gets fewer rounds, not a longer job; at least one round runs);
         export and evaluation come on top (about 2 minutes).
-    imitation_games: heuristic-vs-heuristic games recorded for the warm start (0 skips it).
+    teacher: the warm start's teacher: "heuristic", a panel style, or "OFFENCE+DEFENCE" (two panel styles,
+        ``agents.panel.composite``). It also joins the league as a fixed member.
+    imitation_games: teacher games recorded for the warm start, against the fixed members in turn (0 skips
+        it).
     imitation_epochs: passes over those samples.
+    dagger_rounds: rounds of DAgger after the first fit (each: ``imitation_games`` more games played by the
+        student and labelled by the teacher, then a fit to all samples).
     num_envs: games per drive environment batch (large batches amortise the opponent's turns, which run
         as rounds of engine calls over the games still waiting).
     round_steps: learner steps per side in one PPO round.
@@ -83,8 +91,10 @@ class TrainConfig:
 
     seed: int = 0
     minutes: float = 25.0
+    teacher: str = "heuristic"
     imitation_games: int = 512
     imitation_epochs: int = 6
+    dagger_rounds: int = 1
     imitation_lr: float = 1e-3
     num_envs: int = 2048
     n_steps: int = 8
@@ -118,7 +128,7 @@ class TrainConfig:
         for name in ("num_envs", "n_steps", "batch_size", "n_epochs", "round_steps", "threads", "imitation_epochs",
                      "env_groups"):
             check_int(owner, name, getattr(self, name), 1)
-        for name in ("imitation_games", "pool_size"):
+        for name in ("imitation_games", "pool_size", "dagger_rounds"):
             check_int(owner, name, getattr(self, name), 0)
         for name in ("eval_games", "level_games"):  # each deal is played from both sides
             check_int(owner, name, getattr(self, name), 0, even=True)
@@ -130,6 +140,20 @@ class TrainConfig:
         check_choice(owner, "variants", self.variants, VARIANT_SETS)
         check_choice(owner, "start", self.start, ("kickoff", "random"))
         GameConfig.from_dict(self.game)  # validates the game fields
+        make_teacher(self.teacher)  # ValueError naming the field for an unknown style
+
+
+def make_teacher(name: str):
+    """The warm start's teacher agent of ``TrainConfig.teacher`` (ValueError naming the field otherwise)."""
+    from agents.heuristic import HeuristicAgent
+    from agents.panel.composite import composite_from_name
+
+    if name == "heuristic":
+        return HeuristicAgent()
+    try:
+        return composite_from_name(name)
+    except ValueError as err:
+        raise ValueError(f"TrainConfig.teacher must be 'heuristic', a panel style or 'OFFENCE+DEFENCE': {err}") from None
 
 
 # --- the league's members --------------------------------------------------------------------------------
@@ -200,8 +224,10 @@ def train(cfg: TrainConfig, log=print) -> dict:
     started = time.perf_counter()
     summary: dict = {"out": str(out)}
 
-    league = League(fixed_members(cfg.opponents), pool_size=cfg.pool_size, snapshot_share=cfg.snapshot_share,
-                    pfsp_power=cfg.pfsp_power)
+    members = fixed_members(cfg.opponents)
+    if cfg.teacher not in members:  # the warm start's teacher is a fixed member too: the learner must beat it
+        members[cfg.teacher] = make_teacher(cfg.teacher)
+    league = League(members, pool_size=cfg.pool_size, snapshot_share=cfg.snapshot_share, pfsp_power=cfg.pfsp_power)
     seats = {side: (lambda: LeagueOpponent(league)) for side in SIDES}  # a fresh seat for every drive env
     variants = game_variants(cfg.variants, cfg.game)
     groups = min(cfg.env_groups, len(variants))
@@ -228,21 +254,16 @@ def train(cfg: TrainConfig, log=print) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     (out / "train_config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=2))
 
-    # heuristic moves: the warm start's samples, and a held-out set the rounds' agreement is measured on
+    # the teacher's moves: the warm start's samples, and held-out games the rounds' agreement is measured on
     held_out = None
     if cfg.imitation_games:
         t0 = time.perf_counter()
-        games = cfg.imitation_games if not resumed else min(cfg.imitation_games, 64)  # held-out moves only
-        obs, masks, actions = record_heuristic_games(games, cfg.seed + 77, game_config)
-        on_offence = obs[:, ON_OFFENCE_INDEX] > 0.5
-        held_out = {side: (obs[rows][-4096:], masks[rows][-4096:], actions[rows][-4096:])
-                    for side, rows in (("offence", on_offence), ("defence", ~on_offence))}
+        teacher, opponents = make_teacher(cfg.teacher), list(fixed_members(cfg.opponents).values())
+        held_out = by_side(record_teacher_games(teacher, opponents, max(2, cfg.imitation_games // 16),
+                                                cfg.seed + 78_787, game_config))
         if not resumed:
-            for side, rows in (("offence", on_offence), ("defence", ~on_offence)):
-                accuracy = imitate(models[side].policy, obs[rows], masks[rows], actions[rows], cfg.imitation_epochs,
-                                   cfg.imitation_lr, cfg.seed)
-                summary[f"imitation_accuracy_{side}"] = accuracy
-                log(f"imitation: {side} fitted to {int(rows.sum()):,} heuristic moves, accuracy {accuracy:.1%}")
+            summary.update(warm_start(models, teacher, opponents, cfg.imitation_games, cfg.dagger_rounds,
+                                      cfg.imitation_epochs, cfg.imitation_lr, cfg.seed + 77, game_config, log))
             log(f"imitation took {time.perf_counter() - t0:.0f} s")
 
     deadline = started + cfg.minutes * 60
