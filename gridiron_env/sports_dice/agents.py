@@ -1,0 +1,162 @@
+"""Agents for Sports Dice, in the agent protocol of ``agents/base.py`` (name, reset(seeds),
+act(state, config, games)), and a match runner.
+
+- ``OptimalAgent``: the exact solver's policy (``solve.py``), deterministic.
+- ``RandomAgent``: a uniformly random legal action from one counter-based stream per game; as a policy
+  (``action_probabilities``) it is the uniform mixed policy, which ``exact_win_probability`` evaluates.
+- ``FixedAgent``: a simple stationary rule: choose offence at the toss, roll, on 4th down always make one
+  declaration (default: go for it), always keep (or always use) the chip, play the first of a preference
+  order among tied symbols, take the points on a FIELD GOAL at 50 or beyond (or always advance).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.base import GameStreams, pick_uniform_legal
+
+from . import actions as A
+from .config import SportsDiceConfig
+from .engine import init, step
+from .state import State
+
+_SALT = 0x5D1C_E000_7BA1_0002
+
+
+class OptimalAgent:
+    """Plays the exact solution of its config (solved on first use, or given)."""
+
+    name = "optimal"
+
+    def __init__(self, config: SportsDiceConfig | None = None, solution=None):
+        self.config = config
+        self.solution = solution
+
+    def reset(self, seeds) -> None:  # deterministic: nothing to key
+        pass
+
+    def _solution(self, config):
+        config = config or self.config or SportsDiceConfig()
+        if self.solution is None or self.solution.config.replace(max_rolls=1) != config.replace(max_rolls=1):
+            from .solve import solve
+
+            self.solution = solve(config)
+        return self.solution
+
+    def act(self, state: State, config: SportsDiceConfig | None = None, games=None) -> np.ndarray:
+        sol = self._solution(config)
+        actions = np.zeros(state.batch_size, dtype=np.int64)
+        games = np.arange(state.batch_size) if games is None else np.asarray(games, dtype=np.int64)
+        if games.size:
+            actions[games] = np.maximum(sol.policy(state.take(games)), 0)
+        return actions
+
+
+class RandomAgent:
+    """Uniform over the legal actions; game g's choice at its step t comes from its own stream."""
+
+    name = "random"
+
+    def __init__(self):
+        self.streams = GameStreams()
+
+    def reset(self, seeds) -> None:
+        self.streams.reset(seeds, _SALT)
+
+    def act(self, state: State, config=None, games=None) -> np.ndarray:
+        self.streams.ensure(state.batch_size, _SALT)
+        games = np.arange(state.batch_size) if games is None else np.asarray(games, dtype=np.int64)
+        actions = np.zeros(state.batch_size, dtype=np.int64)
+        if games.size:
+            unit = self.streams.uniform(games, state.steps[games])
+            actions[games] = pick_uniform_legal(state.legal[games], unit)
+        return actions
+
+    def action_probabilities(self, state: State, config=None) -> np.ndarray:
+        """float64 [B, NUM_ACTIONS]: 1 / (legal actions) on each legal action (0 rows when over)."""
+        legal = state.legal.astype(np.float64)
+        return legal / np.maximum(legal.sum(axis=1, keepdims=True), 1.0)
+
+
+DECLARATIONS = {"go": A.GO_FOR_IT, "punt": A.PUNT, "field goal": A.FIELD_GOAL}
+OFFENCE_ORDER = (A.PLAY_TOUCHDOWN, A.PLAY_20, A.PLAY_FIELD_GOAL, A.PLAY_10)  # the first legal one is played
+DEFENCE_ORDER = (A.PLAY_PICK_SIX, A.PLAY_TURNOVER, A.PLAY_SACK, A.PLAY_NO_GAIN)
+
+
+class FixedAgent:
+    """A stationary deterministic rule (module docstring). ``declaration``: "go", "punt" or "field goal";
+    ``use_chip``: always use the chip on a tie (default: always keep it); ``advance``: always advance 25
+    on a FIELD GOAL at 50 or beyond (default: take the points)."""
+
+    def __init__(self, declaration: str = "go", use_chip: bool = False, advance: bool = False):
+        if declaration not in DECLARATIONS:
+            raise ValueError(f"FixedAgent declaration must be one of {list(DECLARATIONS)}, got {declaration!r}")
+        if not isinstance(use_chip, bool) or not isinstance(advance, bool):
+            raise ValueError("FixedAgent use_chip and advance must be True or False")
+        self.declaration, self.use_chip, self.advance = declaration, use_chip, advance
+        self.name = f"fixed({declaration}, {'use' if use_chip else 'keep'} chip, {'advance' if advance else 'take'})"
+
+    def reset(self, seeds) -> None:
+        pass
+
+    def act(self, state: State, config: SportsDiceConfig | None = None, games=None) -> np.ndarray:
+        legal = state.legal
+        wanted = np.full((state.batch_size,), -1, dtype=np.int64)
+        # in order of preference: the first legal action of this list is played
+        prefs = [A.CHOOSE_OFFENCE, A.ROLL, DECLARATIONS[self.declaration],
+                 A.USE_CHIP if self.use_chip else A.KEEP_CHIP, *OFFENCE_ORDER, *DEFENCE_ORDER,
+                 A.ADVANCE if self.advance else A.TAKE_POINTS]
+        for a in reversed(prefs):
+            wanted = np.where(legal[:, a], a, wanted)
+        return np.where(wanted >= 0, wanted, np.argmax(legal, axis=1)).astype(np.int64)
+
+
+@dataclass
+class MatchResult:
+    """Per game: the team agent A played, the opener, the winner (-1 none), the final score, truncation."""
+
+    a_team: np.ndarray
+    opener: np.ndarray
+    winner: np.ndarray
+    score: np.ndarray
+    truncated: np.ndarray
+    seconds: float
+
+    @property
+    def a_points(self) -> np.ndarray:
+        """1 for an A win, 0 for a loss; a truncated game (no winner) counts 1/2."""
+        return np.where(self.winner == self.a_team, 1.0, np.where(self.winner < 0, 0.5, 0.0))
+
+    @property
+    def a_rate(self) -> float:
+        return float(self.a_points.mean())
+
+
+def play_games(agent_a, agent_b, n_games: int, seed: int = 0, config: SportsDiceConfig | None = None,
+               a_team=None) -> MatchResult:
+    """Play ``n_games`` full games of A against B in one batch: game i is seeded ``seed + i`` (its coin
+    toss included); A plays team ``a_team[i]`` (default alternating 0, 1, ...)."""
+    config = config or SportsDiceConfig()
+    a_team = (np.arange(n_games) % 2) if a_team is None else np.asarray(a_team, dtype=np.int64)
+    start = time.perf_counter()
+    seeds = seed + np.arange(n_games, dtype=np.int64)
+    agent_a.reset(seeds)
+    agent_b.reset(seeds)
+    state = init(n_games, seed=seed, config=config)
+    while True:
+        live = ~(state.terminated | state.truncated)
+        if not live.any():
+            break
+        actions = np.zeros(n_games, dtype=np.int64)
+        a_turn = live & (state.to_act == a_team)
+        for agent, turn in ((agent_a, a_turn), (agent_b, live & ~a_turn)):
+            games = np.flatnonzero(turn)
+            if games.size:
+                actions[games] = np.asarray(agent.act(state, config, games))[games]
+        state = step(state, actions, config, reuse_input=True)
+    return MatchResult(a_team=a_team, opener=state.opener.astype(np.int64), winner=state.winner.astype(np.int64),
+                       score=state.score.astype(np.int64), truncated=state.truncated.copy(),
+                       seconds=time.perf_counter() - start)
