@@ -35,8 +35,10 @@ def _games():
             spec = protocol.get_game(name)
         except Exception:  # a game still being built
             continue
-        games.append((name, functools.partial(pz_adapter.parallel_env, name), functools.partial(pz_adapter.env, name),
-                      spec.observation_size, spec.num_actions, {}))
+        # Gridiron through the generic adapter too (its own envs are the first entry); a short game cap
+        label, short = (f"{name}_protocol", {"max_steps": 300}) if name == "gridiron" else (name, {})
+        games.append((label, functools.partial(pz_adapter.parallel_env, name), functools.partial(pz_adapter.env, name),
+                      spec.observation_size, spec.num_actions, short))
     return games
 
 
