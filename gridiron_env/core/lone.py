@@ -40,7 +40,7 @@ from .rules import (
     CARRIER_TD, CONTEST_ROUND, CONTEST_ROUNDS, FIELD_GOAL_TARGET_BY_ROW, GAP_BEYOND, INTERCEPTION_ONE_IN,
     LATERAL_DROPS, LATERAL_ROLL, LINEMAN_RECEIVER, MAX_DEFENCE_DICE, MAX_OFFENCE_DICE, MOVE_COST,
     PASS_DEFENCE_DICE, PASS_OFFENCE_DICE, PUSH_STEP_COST, STEP, TD_ROW, THROW_KIND, THROW_OK,
-    field_goal_distance_for_row, paper_reach,
+    field_goal_distance_for_row, field_goal_in_range, paper_reach,
 )
 from .state import (
     DEFENCE_FORMATION, GAME_OVER, KICK_DECISION, OFFENCE_FORMATION, PLAY, SCRAMBLE, SPECIALS_PICK, State,
@@ -734,7 +734,7 @@ _OFFENCE_PLACEMENT = OFFENCE_PLACEMENT.tolist()  # [formation][frame LOS row][ba
 _DEFENCE_PLACEMENT = DEFENCE_PLACEMENT.tolist()
 _FRAME_LANE = FRAME_LANE.tolist()
 _HASH_BAND_0 = HASH_BAND[0]
-_FG_IN_RANGE = (FIELD_GOAL_TARGET_BY_ROW < 99).tolist()  # [frame LOS row]
+_FG_IN_RANGE = field_goal_in_range(np.arange(N_ROWS)).tolist()  # [frame LOS row]
 _SCORING_END_ZONE = SCORING_END_ZONE.tolist()
 _ROW, _LANE = SQUARE_ROW.tolist(), SQUARE_LANE.tolist()
 _PASS_OFFENCE_DICE = PASS_OFFENCE_DICE.tolist()

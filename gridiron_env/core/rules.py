@@ -55,6 +55,7 @@ LINEMAN_SLOT = np.zeros(22, dtype=bool)
 LINEMAN_SLOT[1:6] = True
 FORWARD = np.array(FORWARD_DIRECTIONS)
 
+
 def _ray_table():
     """RAY[team, square, direction, k] = square k+1 steps away in that team's frame, -1 off the grid."""
     ray = np.full((2, N_SQUARES, N_DIRECTIONS, N_ROWS), -1, dtype=np.int16)
@@ -112,10 +113,12 @@ def slot_base(s: State, idx, team):
 
 
 def team_of(s: State, idx, slot):
+    """The team of ``slot`` in each game ``idx``: slots 0-10 are the offence's, 11-21 the defence's."""
     return np.where(slot < 11, s.offence[idx], 1 - s.offence[idx])
 
 
 def speedy_qb(s: State, idx):
+    """bool: the offence of each game ``idx`` took Speedy QB (rule 24)."""
     return s.special.reshape(-1).take(idx * 2 + s.offence[idx]) == A.SPEEDY_QB  # flat take: no 2-d index
 
 
@@ -150,8 +153,7 @@ def behind_los(s: State, idx, team, square):
 
 def kick_available(s, idx):
     """(field goal in range, punt allowed) for each game (rule 9)."""
-    in_range = FIELD_GOAL_TARGET_BY_ROW[frame_los(s, idx)] < 99
-    return in_range, s.down[idx] == 4
+    return field_goal_in_range(frame_los(s, idx)), s.down[idx] == 4
 
 
 def gap_cost_per_square(s, idx, carrier, speedy=None):
