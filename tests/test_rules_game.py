@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from fractions import Fraction
 import math
 
 import numpy as np
@@ -19,13 +20,14 @@ import pytest
 import gridiron_env
 from gridiron_env import GameConfig, action_id, check_invariants, from_diagram, step
 from gridiron_env.core import formations as fm
+from gridiron_env.core import rules
 from gridiron_env.core.chance import CounterChance, ScriptedChance
 from gridiron_env.core.geometry import DEFENCE_TAGS, HASH_BAND, N_LANES, OFFENCE_TAGS
 from gridiron_env.core.odds import field_goal_chance, paper_field_goal_chance
 from gridiron_env.core.state import PHASE_NAMES
 from gridiron_env.core.scenario import diagram, with_everyone
 
-from conftest import batch_of  # noqa: E402
+from conftest import batch_of, legal  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("engine_path")  # every rule test over both step paths
 
@@ -530,6 +532,34 @@ def test_field_goal_make_rate_matches_field_goal_chance(rows_to_goal):
     s = step_all(s, "field goal")
     made = (s.score[:, ONE] == 3).mean()
     assert within(made, field_goal_chance(distance), n), (made, field_goal_chance(distance))
+
+
+@pytest.mark.parametrize("kick_mode", ["dice", "paper"])
+@pytest.mark.parametrize("rows_to_goal", [1, 7, 15, 16, 24])
+def test_the_rules_field_goal_chance_is_the_engine_s_by_enumeration(kick_mode, rows_to_goal):
+    # Ruling 21: core.rules.field_goal_chance_for_row (what the agents read) is exactly the share of the 216
+    # outcomes of three dice that the engine scores from that LOS (paper: times the answer chance, the
+    # answer drawn right, 0, or wrong, 999,999); field_goal_in_range is the engine's offer of the kick.
+    config = GameConfig(kick_mode=kick_mode, paper_answer_chance=0.5)
+    frame_row = rows_to_goal + 2  # the LOS row in the offence's frame (rows 0-2: the end zone it attacks)
+    s = build(pre_snap(ONE, fg_los(ONE, rows_to_goal), down=4), config)
+    s, _ = act(s, "formation pro_set", (), config)
+    s, _ = act(s, "formation dime", [0] * 5, config)
+    assert legal(s, "field goal") == bool(rules.field_goal_in_range(frame_row))
+    if not legal(s, "field goal"):
+        assert rules.field_goal_chance_for_row(frame_row, config) == 0
+        return
+    good = 0
+    for faces in itertools.product(range(6), repeat=3):
+        outcomes = list(faces) + ([0] if kick_mode == "paper" else [])
+        kicked, _ = act(s, "field goal", outcomes, config)
+        good += int(kicked.score[0, ONE] == 3)
+        if kick_mode == "paper":  # a wrong answer misses whatever the reach
+            kicked, _ = act(s, "field goal", list(faces) + [999_999], config)
+            assert kicked.score[0, ONE] == 0
+    expected = Fraction(good, 216) * (Fraction(1, 2) if kick_mode == "paper" else 1)
+    assert rules.field_goal_chance_for_row(frame_row, config) == float(expected)
+    assert rules.field_goal_chance_for_row(np.array([frame_row]), config)[0] == float(expected)
 
 
 @pytest.mark.parametrize("offence", [ONE, TWO])
