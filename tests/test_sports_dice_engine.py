@@ -504,3 +504,27 @@ def test_roll_value_gives_the_dice_back(data):
     assert 0 <= v < off_t["faces"] ** 6 * nd
     assert [sd.SYMBOL_NAMES[c] for c in off_t["dice"][v // nd]] == offence
     assert [sd.SYMBOL_NAMES[c] for c in def_t["dice"][v % nd]] == defence
+
+
+def test_the_solver_loads_on_first_use_and_solve_is_both_function_and_module():
+    """The engine and the envs never import scipy; ``sports_dice.solve`` is callable even when the solver
+    module was first imported directly (a fresh interpreter), and ``from ... import solve`` gives the module."""
+    import os
+    import subprocess
+    import sys
+
+    root = str(Path(sd.__file__).resolve().parents[2])
+    code = ("import sys, gridiron_env.sports_dice\n"
+            "assert 'scipy' not in sys.modules\n"
+            "import gridiron_env.sports_dice.solve as m\n"
+            "import gridiron_env.sports_dice as sd\n"
+            "assert sd.solve is m and callable(m) and m.Solution is sd.Solution\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": root})
+    assert done.returncode == 0, done.stderr
+    from gridiron_env.sports_dice import solve as module
+
+    assert module is sd.solve and callable(module) and hasattr(module, "_MEMO")
+    assert sd.OptimalAgent.__module__ == "gridiron_env.sports_dice.agents"
+    with pytest.raises(AttributeError):
+        sd.no_such_name
