@@ -78,8 +78,8 @@ class TrainConfig:
         the heuristic).
     pfsp_power: PFSP weighting, (1 - win rate) ** pfsp_power (0: uniform).
     league_games: full games (even) against every league member after each round: PFSP, Elo, TensorBoard.
-    opponents: the league's fixed members: "panel" (the heuristic and every agent of agents.panel.PANEL)
-        or "heuristic" (the heuristic alone).
+    opponents: the league's fixed members: "panel" (the heuristic, every agent of agents.panel.PANEL and
+        the teams of two styles of agents.panel.composite.TEAMS) or "heuristic" (the heuristic alone).
     variants: the rule variants trained on: "all" (specials on/off x kick modes x targets 14-35) or
         "default" (the ``game`` config only).
     env_groups: drive envs per side and round, each under one variant (the default game always one of them).
@@ -159,14 +159,17 @@ def make_teacher(name: str):
 # --- the league's members --------------------------------------------------------------------------------
 
 def fixed_members(opponents: str) -> dict:
-    """The league's fixed members by name: the heuristic, and the scripted panel unless ``opponents`` is
-    "heuristic"."""
+    """The league's fixed members by name: the heuristic, and unless ``opponents`` is "heuristic" the
+    scripted panel and the teams of ``agents.panel.composite.TEAMS``."""
     from agents.heuristic import HeuristicAgent
     from agents.panel import PANEL
+
+    from agents.panel.composite import TEAMS, composite_from_name
 
     members = {"heuristic": HeuristicAgent()}
     if opponents == "panel":
         members.update({name: make() for name, make in PANEL.items()})
+        members.update({name: composite_from_name(name) for name in TEAMS})
     return members
 
 
@@ -496,6 +499,10 @@ def main(argv=None):
     parser.add_argument("--opponents", choices=OPPONENT_SETS, default=d.opponents,
                         help="the league's fixed members: the heuristic and the panel, or the heuristic alone "
                              "(default %(default)s)")
+    parser.add_argument("--teacher", default=d.teacher,
+                        help="the warm start's teacher: heuristic, a panel style or OFFENCE+DEFENCE (default %(default)s)")
+    parser.add_argument("--dagger-rounds", type=int, default=d.dagger_rounds,
+                        help="DAgger rounds after the first imitation fit (default %(default)s)")
     parser.add_argument("--variants", choices=VARIANT_SETS, default=d.variants,
                         help="rule variants trained on (default %(default)s)")
     parser.add_argument("--level-games", type=int, default=d.level_games,
@@ -508,7 +515,7 @@ def main(argv=None):
                           round_steps=args.round_steps, n_steps=args.n_steps, threads=args.threads,
                           pool_size=args.pool_size, snapshot_share=args.snapshot_share,
                           league_games=args.league_games, opponents=args.opponents, variants=args.variants,
-                          level_games=args.level_games)
+                          level_games=args.level_games, teacher=args.teacher, dagger_rounds=args.dagger_rounds)
     except ValueError as err:
         parser.error(str(err))
     try:

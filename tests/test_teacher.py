@@ -1,0 +1,126 @@
+"""Teams of two panel styles (agents.panel.composite) and the main job's warm start from a teacher
+(train.learners.record_teacher_games, warm_start; TrainConfig.teacher)."""
+
+import numpy as np
+import pytest
+
+from agents import PANEL, RandomAgent
+from agents.heuristic import HeuristicAgent
+from agents.panel.composite import TEAMS, CompositeAgent, composite, composite_from_name
+from gridiron_env.config import GameConfig
+from gridiron_env.core import actions as A
+from gridiron_env.core import init, step
+from gridiron_env.core.observe import FEATURE_LAYOUT, FEATURES_SIZE
+from gridiron_env.core.state import DEFENCE_FORMATION, OFFENCE_FORMATION, PLAY
+from train.learners import record_teacher_games
+from train.selfplay import TrainConfig, fixed_members, make_teacher
+
+CONFIG = GameConfig(target_score=7, max_steps=300)
+
+
+def _decisions(agent, opponent, games, seed, config=CONFIG):
+    """Play ``agent`` (team 0 in even games, team 1 in odd ones) against ``opponent``; return the phases,
+    ball-holder sides and actions of every decision ``agent`` made, checking each is legal."""
+    team = np.arange(games) % 2
+    seeds = np.arange(seed, seed + games)
+    agent.reset(seeds)
+    opponent.reset(seeds)
+    state = init(games, seed=seed, config=config)
+    seen = []
+    while not (state.terminated | state.truncated).all():
+        live = ~(state.terminated | state.truncated)
+        mine = np.flatnonzero(live & (state.to_act == team))
+        theirs = np.flatnonzero(live & (state.to_act >= 0) & (state.to_act != team))
+        actions = np.zeros(games, dtype=np.int64)
+        if mine.size:
+            ours = np.asarray(agent.act(state, config, games=mine))[mine]
+            assert state.legal[mine, ours].all(), f"{agent.name} chose an illegal action"
+            actions[mine] = ours
+            holder = state.ball_holder[mine].astype(np.int64)
+            holder_team = np.where(holder < 11, state.offence[mine], 1 - state.offence[mine])
+            seen.append((state.phase[mine].copy(), (holder >= 0) & (holder_team == state.to_act[mine]), ours))
+        if theirs.size:
+            actions[theirs] = np.asarray(opponent.act(state, config, games=theirs))[theirs]
+        state = step(state, actions, config=config)
+    phases, carrying, chosen = (np.concatenate(x) for x in zip(*seen))
+    return phases, carrying, chosen, state
+
+
+def test_a_team_takes_each_role_from_its_own_style():
+    # the same games, played by the team and by each pure style: offence formations come from the offence
+    # style, defence formations from the defence style (the first snap of every game: same state, no history)
+    team = composite("spread_pass", "power_run")
+    assert isinstance(team, CompositeAgent) and team.name == "spread_pass+power_run"
+    assert team.special == PANEL["spread_pass"].special
+    state = init(16, seed=3, config=CONFIG)
+    for _ in range(60):  # play on with random legal actions until formations are being chosen
+        if (state.phase == OFFENCE_FORMATION).any() and (state.phase == DEFENCE_FORMATION).any():
+            break
+        rng = np.random.default_rng(int(state.steps.sum()))
+        state = step(state, (rng.random(state.legal.shape) * state.legal).argmax(axis=1), config=CONFIG)
+    seeds = np.arange(16)
+    offence_style, defence_style = PANEL["spread_pass"](), PANEL["power_run"]()
+    for agent in (team, offence_style, defence_style):
+        agent.reset(seeds)
+    picks = {name: np.asarray(a.act(state, CONFIG)) for name, a in
+             (("team", team), ("offence", offence_style), ("defence", defence_style))}
+    off = np.flatnonzero(state.phase == OFFENCE_FORMATION)
+    dfn = np.flatnonzero(state.phase == DEFENCE_FORMATION)
+    assert off.size and dfn.size
+    np.testing.assert_array_equal(picks["team"][off], picks["offence"][off])
+    np.testing.assert_array_equal(picks["team"][dfn], picks["defence"][dfn])
+
+
+@pytest.mark.parametrize("name", TEAMS)
+def test_every_kept_team_plays_legally_and_beats_the_random_agent(name):
+    phases, carrying, chosen, state = _decisions(composite_from_name(name), RandomAgent(), 8, 11)
+    assert (phases == PLAY).any() and carrying.any() and (~carrying & (phases == PLAY)).any()
+    team = np.arange(8) % 2
+    assert (state.winner == team).sum() >= 7, "a kept team must beat the random agent"
+
+
+def test_team_names_are_validated():
+    assert composite_from_name("blitz").name == "blitz"
+    for bad in ("nope", "spread_pass+", "+power_run", "spread_pass+nope", 3, None):
+        with pytest.raises(ValueError):
+            composite_from_name(bad)
+    with pytest.raises(ValueError, match="defence style"):
+        composite("spread_pass", "wall")
+
+
+def test_the_teacher_setting_is_validated():
+    assert make_teacher("heuristic").name == "heuristic"
+    assert make_teacher("prevent+blitz").name == "prevent+blitz"
+    with pytest.raises(ValueError, match="TrainConfig.teacher"):
+        TrainConfig(teacher="prevent+nobody")
+    with pytest.raises(ValueError, match="dagger_rounds"):
+        TrainConfig(dagger_rounds=-1)
+    assert set(TEAMS) <= set(fixed_members("panel")) and list(fixed_members("heuristic")) == ["heuristic"]
+
+
+def test_teacher_samples_are_the_teachers_legal_moves_of_one_team():
+    teacher = composite("spread_pass", "power_run")
+    obs, masks, actions = record_teacher_games(teacher, [HeuristicAgent(), RandomAgent()], 4, 5, CONFIG)
+    assert obs.shape == (actions.size, FEATURES_SIZE) and masks.shape == (actions.size, A.NUM_ACTIONS)
+    assert actions.size > 100
+    assert masks[np.arange(actions.size), actions].all(), "every label is legal where it was recorded"
+    to_act = FEATURE_LAYOUT["to_act"][0]
+    assert (obs[:, to_act] == 1).all(), "each sample is seen from the side to act"
+    again = record_teacher_games(composite("spread_pass", "power_run"), [HeuristicAgent(), RandomAgent()], 4, 5,
+                                 CONFIG)
+    for a, b in zip((obs, masks, actions), again):
+        np.testing.assert_array_equal(a, b)  # deterministic from the seed
+
+
+def test_dagger_games_follow_the_student_and_keep_the_teachers_labels():
+    teacher = HeuristicAgent()
+    student = RandomAgent()
+    base = record_teacher_games(teacher, [RandomAgent()], 4, 9, CONFIG)
+    mixed = record_teacher_games(teacher, [RandomAgent()], 4, 9, CONFIG, student=student, student_share=1.0)
+    # the student played every game: the positions differ from the teacher's own games, the labels are the
+    # teacher's (legal, and different from what a random student picks at least somewhere)
+    assert mixed[2].size and not (mixed[0].shape == base[0].shape and np.array_equal(mixed[0], base[0]))
+    assert mixed[1][np.arange(mixed[2].size), mixed[2]].all()
+    both = record_teacher_games(teacher, None, 2, 9, CONFIG)
+    one = record_teacher_games(teacher, [HeuristicAgent()], 2, 9, CONFIG)
+    assert both[2].size > one[2].size, "opponents None records both teams' decisions"
