@@ -10,6 +10,8 @@ from gridiron_env.protocol import game_names, get_game
 
 CASES = [(name, variant) for name in game_names() for variant in get_game(name).variants]
 IDS = [f"{n}-{v}" for n, v in CASES]
+# games of hundreds of decisions (Gridiron): smaller batches in the default suite, to keep it lean
+LONG_GAMES = ("gridiron",)
 
 
 def _choose(rngs, mask, illegal_rate=0.0, num_actions=None):
@@ -79,11 +81,12 @@ def test_slot_plays_the_engine_game_of_its_seed(name, variant):
 @pytest.mark.parametrize("name,variant", CASES, ids=IDS)
 def test_rewards_results_and_masks(name, variant):
     game = get_game(name)
-    batch = GameSelfPlayBatch(16, game=name, variant=variant, autoreset=False)
+    n, budget = (4, 150) if name in LONG_GAMES else (16, 20000)
+    batch = GameSelfPlayBatch(n, game=name, variant=variant, autoreset=False)
     turn = batch.reset(seed=5)
     rng = np.random.default_rng(1)
-    ended = np.zeros(16, bool)
-    for _ in range(5000):
+    ended = np.zeros(n, bool)
+    for t in range(budget + 1):
         assert turn.action_mask.dtype == np.int8 and (turn.action_mask.sum(axis=1) >= 1).all()
         over = turn.to_act < 0
         idle = np.zeros(game.num_actions, np.int8)
@@ -92,7 +95,14 @@ def test_rewards_results_and_masks(name, variant):
         if over.all():
             break
         acts = np.array([rng.choice(np.flatnonzero(r)) for r in turn.action_mask])
+        if t == budget:  # out of budget: every live game is forfeited by an illegal action of the team to act
+            acts = np.array([np.flatnonzero(r == 0)[0] for r in turn.action_mask])
+            offender = turn.to_act.astype(np.int64)
         turn = batch.step(acts)
+        if t == budget:
+            live = offender >= 0
+            assert (turn.info["illegal"] == live).all() and (turn.terminated == live).all()
+            assert (turn.info["winner"][live] == 1 - offender[live]).all()
         np.testing.assert_array_equal(turn.rewards.sum(axis=1), 0)
         done = turn.terminated | turn.truncated
         assert not (done & ended).any(), "a game ends only once"
@@ -108,7 +118,7 @@ def test_rewards_results_and_masks(name, variant):
         assert set(turn.info.get("final_games", [])) == set(np.flatnonzero(done).tolist())
     assert ended.all() and (batch.to_act() < 0).all()
     frozen = game.to_diagram(batch.state, 0)
-    turn = batch.step(np.zeros(16, dtype=np.int64))  # finished games ignore their actions
+    turn = batch.step(np.zeros(n, dtype=np.int64))  # finished games ignore their actions
     assert game.to_diagram(batch.state, 0) == frozen and not (turn.terminated | turn.truncated).any()
 
 
