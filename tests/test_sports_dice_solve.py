@@ -245,8 +245,15 @@ def test_bad_input_is_refused():
     sol = solve(TINY, cache=False)
     with pytest.raises(ValueError, match="no such state"):
         sol.value_at(0, 0, 55, 1, 50, True)  # a midfield target beyond the 50
-    with pytest.raises(ValueError, match="illegal action"):
+    with pytest.raises(ValueError, match="illegal action 'wait'.*'fourth down' state"):
         exact_win_probability(lambda s: np.full(s.batch_size, A.WAIT), TINY, sol)
+
+    class Sloppy:  # a mixed policy that gives an illegal action a chance
+        def action_probabilities(self, state, config):
+            return np.full((state.batch_size, A.NUM_ACTIONS), 1.0 / A.NUM_ACTIONS)
+
+    with pytest.raises(ValueError, match="illegal actions a chance"):
+        exact_win_probability(Sloppy(), TINY, sol)
     with pytest.raises(ValueError, match="shape"):
         exact_win_probability(lambda s: np.zeros(3, dtype=np.int64), TINY, sol)
 
@@ -296,10 +303,10 @@ def test_monte_carlo_at_the_default_target():
     n = 3000
     r = play_games(opt, opt, n, seed=300, config=config)
     assert abs(float((r.winner == r.opener).mean()) - sol.opener_win_probability) < 4 * np.sqrt(0.25 / n)
-    for agent, seed in ((FixedAgent("punt", use_chip=True), 400), (RandomAgent(), 500)):
-        pv = exact_win_probability(agent, config, sol)
-        r = play_games(agent, opt, n, seed=seed, config=config)
-        assert abs(r.a_rate - pv.overall) < 4 * np.sqrt(0.25 / n)
+    agent = FixedAgent("punt", use_chip=True)
+    pv = exact_win_probability(agent, config, sol)  # a few minutes: about 3e7 states asked
+    r = play_games(agent, opt, n, seed=400, config=config)
+    assert abs(r.a_rate - pv.overall) < 4 * np.sqrt(0.25 / n)
 
 
 # --- files and the command ------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ choice among tied symbols, take 3 or advance 25) valued inside it and the 4th-do
 Scores only go up, so levels a + b are solved from the top; each level, where possession and position can
 cycle, by value iteration then policy iteration with exact sparse solves (the Bellman residual is about
 1e-15). The engine's cap on rolls is ignored (a game that never ends has probability 0). The solve takes
-about 10-20 s at the default target (21).
+about 10-25 s at the default target (21) on the 2-core machine; the result is memoised and cached on disk.
 
 Conventions (as Table Football's): ``Solution.value(state)`` is the exact win probability of the team with
 the ball (``state.offence``) in every phase, also when the other team decides (in the ``toss`` phase the
@@ -47,7 +47,7 @@ from .config import SportsDiceConfig
 from .engine import recompute_legal
 from .state import (
     CHIP, DEFENCE_PLAY, DICE, END_ZONE, FIELD_GOAL_CHOICE, FOURTH_DOWN, GAME_OVER, MIDFIELD, NO_CALL,
-    OFFENCE_PLAY, ROLL_PLAY, SNAP, State, TOSS, USED,
+    OFFENCE_PLAY, PHASE_NAMES, ROLL_PLAY, SNAP, State, TOSS, USED,
 )
 
 FORMAT = "sports-dice-solution-v1"
@@ -491,7 +491,7 @@ def _answers(agent_or_policy, state: State, config) -> np.ndarray:
             raise ValueError(f"action_probabilities gave {p.shape} rows that are not distributions")
         if (p[~state.legal] > 0).any():
             g = int(np.flatnonzero((p * ~state.legal).sum(axis=1) > 0)[0])
-            raise ValueError(f"the policy gives illegal actions a chance in state {g}")
+            raise ValueError(f"the policy gives illegal actions a chance in {_where(state, g)}")
         return p
     if hasattr(agent_or_policy, "act"):
         if hasattr(agent_or_policy, "reset"):
@@ -505,30 +505,60 @@ def _answers(agent_or_policy, state: State, config) -> np.ndarray:
     ok[ok] = state.legal[np.flatnonzero(ok), actions[ok]]
     if not ok.all():
         g = int(np.flatnonzero(~ok)[0])
-        raise ValueError(f"the policy chose illegal action {int(actions[g])} in state {g}")
+        a = int(actions[g])
+        name = A.ACTION_NAMES[a] if 0 <= a < A.NUM_ACTIONS else "(not an action id)"
+        raise ValueError(f"the policy chose illegal action {name!r} (id {a}) in {_where(state, g)}; legal: "
+                         f"{[A.ACTION_NAMES[i] for i in np.flatnonzero(state.legal[g])]}")
     return np.eye(A.NUM_ACTIONS)[actions]
 
 
+def _where(state: State, g: int) -> str:
+    return (f"a {PHASE_NAMES[int(state.phase[g])]!r} state (score {state.score[g, 0]}-{state.score[g, 1]}, "
+            f"ball {state.position[g]}, down {state.down[g]}, target {state.target[g]})")
+
+
+# the actions whose chances each kind of representative state needs (-1: none)
+_KIND_ACTIONS = np.array([[A.GO_FOR_IT, A.PUNT, A.FIELD_GOAL, -1], [A.USE_CHIP, -1, -1, -1],
+                          [A.PLAY_BASE + k for k in range(4)], [A.PLAY_BASE + 4 + k for k in range(4)],
+                          [A.TAKE_POINTS, -1, -1, -1]])
+QUERY_CHUNK = 200_000  # states asked at once (bounds the memory of an agent's batch)
+
+
+def _kind_answers(ask, reps: _Reps) -> np.ndarray:
+    """float64 [n, 4]: the chances of the actions ``_KIND_ACTIONS[kind]`` at each representative state,
+    asking ``ask(state) -> [b, NUM_ACTIONS] chances`` chunk by chunk."""
+    n = reps.kind.size
+    out = np.zeros((n, 4))
+    cols = _KIND_ACTIONS[reps.kind]
+    for lo in range(0, n, QUERY_CHUNK):
+        idx = np.arange(lo, min(n, lo + QUERY_CHUNK))
+        p = ask(reps.state.take(idx))
+        c = cols[idx]
+        out[idx] = np.where(c >= 0, np.take_along_axis(p, np.maximum(c, 0), axis=1), 0.0)
+    return out
+
+
 def _tables(m: M.Model, reps: _Reps, p: np.ndarray, nL: int) -> M.Tables:
-    """A side's decision tables from its answers ``p`` [n, NUM_ACTIONS] at the representative states."""
+    """A side's decision tables from its answers ``p`` [n, 4] (``_kind_answers``) at the representative
+    states."""
     F, Co, Cd, NT, P = m.n_fields, m.off.n_classes, m.dfn.n_classes, m.tie_i.size, M.N_PLAYS
     declare = np.zeros((nL, F, 2, 3))
     declare[..., M.GO] = 1.0
     sel = reps.kind == 0
-    declare[reps.l[sel], reps.f[sel], reps.h[sel]] = p[sel][:, [A.GO_FOR_IT, A.PUNT, A.FIELD_GOAL]]
+    declare[reps.l[sel], reps.f[sel], reps.h[sel]] = p[sel, :3]
     use = np.zeros((nL, F, 2, NT))
     sel = reps.kind == 1
-    use[reps.l[sel], reps.f[sel], reps.h[sel], reps.k[sel]] = p[sel, A.USE_CHIP]
+    use[reps.l[sel], reps.f[sel], reps.h[sel], reps.k[sel]] = p[sel, 0]
     # symbols: forced for a single top symbol, else the answers
     sym_off = np.zeros((nL, F, Co, 2, 4))
     single = np.array([bin(int(x)).count("1") == 1 for x in m.off.cls_mask])
     low = np.array([(int(x) & -int(x)).bit_length() - 1 for x in m.off.cls_mask])
     sym_off[:, :, single, :, low[single]] = 1.0
     sel = reps.kind == 2
-    sym_off[reps.l[sel], reps.f[sel], reps.k[sel], reps.h[sel]] = p[sel, A.PLAY_BASE:A.PLAY_BASE + 4]
+    sym_off[reps.l[sel], reps.f[sel], reps.k[sel], reps.h[sel]] = p[sel]
     take = np.ones((nL, F, Co, 2))
     sel = reps.kind == 4
-    take[reps.l[sel], reps.f[sel], reps.k[sel], reps.h[sel]] = p[sel, A.TAKE_POINTS]
+    take[reps.l[sel], reps.f[sel], reps.k[sel], reps.h[sel]] = p[sel, 0]
     off = np.zeros((nL, F, Co, 2, P))
     for sym, play in zip(range(4), M.OFF_SYMBOL_PLAY):
         off[..., play] = sym_off[..., sym]
@@ -542,7 +572,7 @@ def _tables(m: M.Model, reps: _Reps, p: np.ndarray, nL: int) -> M.Tables:
     low = np.array([(int(x) & -int(x)).bit_length() - 1 for x in m.dfn.cls_mask])
     sym_def[:, :, single, :, low[single]] = 1.0
     sel = reps.kind == 3
-    sym_def[reps.l[sel], reps.f[sel], reps.k[sel], reps.h[sel]] = p[sel, A.PLAY_BASE + 4:A.PLAY_BASE + 8]
+    sym_def[reps.l[sel], reps.f[sel], reps.k[sel], reps.h[sel]] = p[sel]
     dfn = np.zeros((nL, F, Cd, 2, P))
     for sym, play in zip(range(4), M.DEF_SYMBOL_PLAY):
         dfn[..., play] = sym_def[..., sym]
@@ -565,10 +595,9 @@ def exact_win_probability(agent_or_policy, config: SportsDiceConfig | None = Non
 
     def tables_for(a_s, b_s):
         reps = representative_states(config, a_s, b_s)
-        mine = _answers(agent_or_policy, reps.state, config)
-        best = solution.policy(reps.state)
-        opt = np.eye(A.NUM_ACTIONS)[best]
-        return _tables(m, reps, mine, a_s.size), _tables(m, reps, opt, a_s.size)
+        mine = _kind_answers(lambda s: _answers(agent_or_policy, s, config), reps)
+        best = _kind_answers(lambda s: np.eye(A.NUM_ACTIONS)[solution.policy(s)], reps)
+        return _tables(m, reps, mine, a_s.size), _tables(m, reps, best, a_s.size)
 
     W = M.evaluate_two_sided(m, T, tables_for, progress)
     opening = float(W[0, 0, 0, m.start, M.CHIP_DEFENCE])
