@@ -33,7 +33,12 @@ function send(msg) {
 }
 
 function onMessage(msg) {
-  if (msg.type === "error") { showError(msg.error); G.busy = false; setState("idle"); return; }
+  if (msg.type === "error") {
+    if (G.stopping && msg.request === "advance") return;  // (an advance that crossed the stop on the wire)
+    showError(msg.error); G.busy = false;
+    setState(G.view && (G.view.over || G.view.stopped) ? "over" : "idle");
+    return;
+  }
   if (msg.type === "welcome") { welcome(msg); return; }
   if (msg.type === "started") { started(msg); return; }
   if (msg.type === "frames") { enqueue(msg.frames, msg.more); return; }
@@ -81,7 +86,7 @@ function settingsFromForm() {
 
 function started(msg) {
   G.game = msg.game; G.mode = msg.mode; G.seats = msg.seats; G.humanTeam = msg.human_team;
-  G.replay = null; G.record = null; G.carried = [0, 0]; G.lastRolls = -1; G.paused = false;
+  G.replay = null; G.record = null; G.carried = [0, 0]; G.lastRolls = -1; G.paused = false; G.stopping = false;
   $("setup").hidden = true; $("game").hidden = false; $("replay").hidden = true;
   $("log").innerHTML = ""; $("download").hidden = true; $("watch-replay").hidden = true; $("stop").hidden = false;
   $("pause").hidden = msg.mode !== "watch"; $("pause").textContent = "Pause";
@@ -110,7 +115,7 @@ function playQueue() {
 function afterFrames() {
   const v = G.view;
   if (v.over || v.stopped) { gameOver(); G.busy = false; setState("over"); return; }
-  if (G.mode === "watch" || G.more) {
+  if ((G.mode === "watch" || G.more) && !G.stopping) {
     G.busy = false;
     if (G.mode === "watch" && G.paused) { setState("paused"); return; }
     setState("busy");
@@ -582,7 +587,9 @@ function wire() {
     const t = G.pending; G.pending = null;
     if (t && $("throw-dialog").returnValue === "confirm") choose(t);
   });
-  $("stop").addEventListener("click", () => { if (G.game && !G.replay) { clearTimeout(G.watchTimer); send({ type: "stop", game: G.game }); } });
+  $("stop").addEventListener("click", () => {
+    if (G.game && !G.replay) { G.stopping = true; clearTimeout(G.watchTimer); send({ type: "stop", game: G.game }); }
+  });
   $("download").addEventListener("click", () => send({ type: "record", game: G.game }));
   $("watch-replay").addEventListener("click", () => { G.wantReplay = true; send({ type: "record", game: G.game }); });
   $("new").addEventListener("click", () => {
