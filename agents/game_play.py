@@ -19,8 +19,12 @@ own spelling rules; a unique start of a legal action's name does too: ``run`` fo
 Commands: ``?``/``help``, ``board``, ``list``, ``quit``. Bad input is answered and asked again; the end of
 input ends the game politely.
 
-The picture is the game's whole ``render_ansi``: right for games with no hidden information (Table
-Football, Sports Dice); a game that hides something from a team needs a per-team picture first.
+Hidden information stays hidden: a player is shown ``game.render_ansi`` of ``game.view(state, team)``
+(the protocol's copy with what that team may not see blanked; games that hide nothing have no ``view``),
+and an action of the other team is named only if the player could tell it apart: when another legal
+action would have left the player's observation (``game.observe``, which shows a team only what it may
+see) the same, the line says a choice was made and no more (Gridiron's secret special pick). Watching
+(``--watch``) shows everything.
 
 Exit status as ``gridiron-play``'s: 0 the game ended or was stopped (quit, end of input), 1 an agent broke
 a rule, 2 bad options or an unusable bot file (one line on stderr), 130 Ctrl-C, 141 the output pipe was
@@ -123,7 +127,25 @@ class _Game:
         self.print, self.input = print_fn, input_fn
 
     def picture(self, state) -> str:
-        return self.game.render_ansi(state, 0).rstrip("\n")
+        """The text picture of the game as the human may see it (everything when watching)."""
+        view = self.game.view
+        shown = state if view is None or self.human is None else view(state, self.human)
+        return self.game.render_ansi(shown, 0).rstrip("\n")
+
+    def secret(self, before, action: int) -> bool:
+        """Whether the human may not learn the other team's ``action``: some other legal action would have
+        left the human's observation the same (only for games that hide something: ``game.view``)."""
+        game = self.game
+        if game.view is None or self.human is None:
+            return False
+        legal = np.flatnonzero(game.legal_mask(before)[0])
+        others = legal[legal != action]
+        if not others.size:
+            return False
+        tried = game.step(game.take(before, np.zeros(others.size + 1, dtype=np.int64)),
+                          np.concatenate([[action], others]).astype(np.int64), self.config)
+        seen = game.observe(tried, self.human, self.config)
+        return bool((seen[1:] == seen[0]).all(axis=1).any())
 
     def ask(self, state) -> int | None:
         """The human's legal action, or None to stop (quit, end of input)."""
@@ -191,7 +213,7 @@ class _Game:
                     p(f"{self.names[team]} (team {TEAM_NAMES[team]}) chose an illegal action ({out[:1].tolist()}).")
                     self.final(state, stopped=True, broken=True)
                     return 1
-            before = game.score(state)[0].copy()
+            before, before_state = game.score(state)[0].copy(), state
             try:
                 state = game.step(state, np.array([action], dtype=np.int64), config)
             except game.illegal_error as err:  # cannot happen for a checked action: an engine bug, said plainly
@@ -199,7 +221,9 @@ class _Game:
                 self.final(state, stopped=True, broken=True)
                 return 1
             who = "you" if team == self.human else self.names[team]
-            p(f"  team {TEAM_NAMES[team]} ({who}): {game.action_names[action]}")
+            said = "makes a choice you may not see yet" if team != self.human and self.secret(before_state, action) \
+                else game.action_names[action]
+            p(f"  team {TEAM_NAMES[team]} ({who}): {said}")
             after = game.score(state)[0]
             if not np.array_equal(before, after):
                 p(f"    -> score: one {int(after[0])} - {int(after[1])} two")

@@ -87,6 +87,8 @@ class GameSpec:
 
     Text, pictures and checks
       ``render_ansi(state, game) -> str`` and ``render_rgb(state, game) -> uint8 [H, W, 3]``: one game.
+      ``view(state, team) -> state`` or None: a copy with what ``team`` (0 or 1; -1 a spectator) may not see
+      blanked, for the pictures a player is shown (``agents.game_play``); None: the game hides nothing.
       ``to_diagram(state, game) -> str`` and ``from_diagram(text, config) -> state`` (a batch of one;
       ValueError naming the bad line); ``check_invariants(state, config)`` raises if any game is invalid.
     """
@@ -123,6 +125,7 @@ class GameSpec:
     check_invariants: Callable[..., None]
     forfeit: Callable[..., None] | None = None
     variants: dict = field(default_factory=lambda: {"basic": {}})
+    view: Callable[..., Any] | None = None
 
     def __post_init__(self):
         if len(self.action_names) != self.num_actions:

@@ -160,3 +160,44 @@ def test_gridiron_play_hands_a_game_over():
     assert printed[0].startswith("table_football (basic), seed 3")
     code = play.main(["--game=chess"], input_fn=lambda prompt: "", print_fn=printed.append, error_fn=errors.append)
     assert code == 2 and len(errors) == 1 and "chess" in errors[0]
+
+
+def test_a_player_sees_only_what_the_game_lets_him_see():
+    hiding = [n for n in game_names() if get_game(n).view is not None]
+    if not hiding:
+        pytest.skip("no registered game hides anything")
+    for name in hiding:
+        game = get_game(name)
+        config = game.make_config(None)
+        secrets_seen = hidden_pictures = 0
+        for seed in range(4):
+            code, out, _, _ = _run(["--game", name, "--team", "two", "--seed", str(seed)], ["quit"])
+            assert code == 0
+            said = [line for line in out.split("\n") if line.startswith("  team one (random): ")]
+            # replay the opponent's turns before the human's first decision
+            seeds = np.array([seed], dtype=np.uint64)
+            agent = RandomGameAgent(game)
+            agent.reset(seeds)
+            state = game.init(1, 0, config, seeds=seeds)
+            k = 0
+            while int(game.to_act(state)[0]) == 0:
+                action = int(agent.act(state, config, games=np.array([0]))[0])
+                legal = np.flatnonzero(game.legal_mask(state)[0])
+                others = legal[legal != action]
+                tried = game.step(game.take(state, np.zeros(others.size + 1, dtype=np.int64)),
+                                  np.concatenate([[action], others]), config)
+                seen = game.observe(tried, 1, config)
+                secret = bool(others.size) and bool((seen[1:] == seen[0]).all(axis=1).any())
+                secrets_seen += secret
+                want = "makes a choice you may not see yet" if secret else game.action_names[action]
+                assert said[k] == f"  team one (random): {want}"
+                state = game.step(state, np.array([action]), config)
+                k += 1
+            shown = game.render_ansi(game.view(state, 1), 0).rstrip("\n")
+            full = game.render_ansi(state, 0).rstrip("\n")
+            assert shown in out
+            if full != shown:
+                hidden_pictures += 1
+                assert full not in out
+        if name == "gridiron":  # team one picks its special first in some of these deals: kept secret
+            assert secrets_seen >= 1 and hidden_pictures >= 1

@@ -24,6 +24,7 @@ from ..core.invariants import check_invariants
 from ..core.observe import FEATURE_LAYOUT, FEATURES_SIZE, OBS_HIGH, OBS_LOW, observe
 from ..core.rules import IllegalActionError
 from ..core.state import State
+from ..core.visibility import team_view
 from ..protocol import GameSpec
 
 __all__ = ["GAME", "DRAW"]
@@ -98,4 +99,5 @@ GAME = GameSpec(
     check_invariants=_check_invariants,
     forfeit=_forfeit,
     variants={"basic": {}, "no_specials": {"specials": False}},
+    view=lambda state, team: team_view(state, team=team),  # the hidden ball, the other team's special
 )
