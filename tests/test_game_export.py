@@ -262,3 +262,59 @@ def test_heavy_imports_stay_lazy():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=str(Path(__file__).resolve().parents[1]))
     assert out.stdout.strip() == "[]"
+
+
+def _loads_or_refuses(path, game, obs, mask):
+    """1 if the file loads (and then plays only legal actions), 0 if it is refused naming the file."""
+    try:
+        bot = GameBot.load(path, game=game)
+    except GameBotFileError as err:
+        assert path.name in str(err)
+        return 0
+    assert mask[np.arange(obs.shape[0]), bot.act(obs, mask)].all()
+    return 1
+
+
+def test_flipped_bits_and_cut_files_are_refused_or_harmless(tmp_path):
+    game = get_game("table_football")
+    good = _write(tmp_path / "good.npz", _good_arrays(game))
+    obs, mask = _probe(game, 50)
+    data = good.read_bytes()
+    damaged_path = tmp_path / "damaged.npz"
+    loaded = 0
+    for position in np.linspace(0, len(data) - 1, 120).astype(int):
+        damaged = bytearray(data)
+        damaged[position] ^= 0x10
+        damaged_path.write_bytes(bytes(damaged))
+        loaded += _loads_or_refuses(damaged_path, game, obs, mask)
+    assert loaded < 30  # CRCs, headers and values guard most bytes
+    for fraction in (0.01, 0.3, 0.7, 0.99):
+        damaged_path.write_bytes(data[:max(1, int(len(data) * fraction))])
+        assert _loads_or_refuses(damaged_path, game, obs, mask) == 0
+
+
+class _Unpickled:
+    """An object whose unpickling would leave a mark on the disk."""
+
+    def __init__(self, mark):
+        self.mark = mark
+
+    def __reduce__(self):
+        return (Path.touch, (Path(self.mark),))
+
+
+@pytest.mark.parametrize("key", ["w0", "b1", "game", "layers", "format"])
+def test_object_arrays_are_refused_without_unpickling(tmp_path, key):
+    game = get_game("table_football")
+    mark = tmp_path / "unpickled"
+    arrays = _good_arrays(game)
+    trap = np.empty(arrays[key].shape, dtype=object)
+    trap.fill(_Unpickled(mark))
+    arrays[key] = trap
+    path = _write(tmp_path / f"trap_{key}.npz", arrays)
+    with pytest.raises(GameBotFileError, match="object|format"):
+        GameBot.load(path, game=game)
+    assert not mark.exists()
+    with np.load(path, allow_pickle=True) as data:  # the trap is real: unpickling springs it
+        data[key]
+    assert mark.exists()
