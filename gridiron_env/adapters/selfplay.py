@@ -30,7 +30,8 @@ returns a :class:`GameSelfPlayStep` (a NamedTuple):
   ``"final_score"`` int64 [N, 2] (the score of a game that ended, else 0), ``"episode_seed"`` uint64 [N]
   (the seed of the game now in each slot); when an illegal action was played ``"illegal_action"``:
   {slot: {"team", "action", "name", "reason"}}; when games ended ``"final_games"`` (their slots) and
-  ``"final_state"`` (their states before any autoreset, in that order).
+  ``"final_state"`` (their states before any autoreset, in that order; a game forfeited in a game with no
+  ``forfeit`` of its own stays where the illegal action was tried, its result in ``"winner"``).
 
 Actions: ints [N] as :func:`~gridiron_env.adapters.common.batch_actions` reads them (another shape, or
 entries that are not ints or bools, is a ValueError that changes nothing). Finished games ignore theirs.
