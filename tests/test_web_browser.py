@@ -354,3 +354,32 @@ def test_watching_two_agents(server, page):
     assert not page.locator("#download").is_hidden()
     assert_real_picture(shot(page))
     assert page.problems == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [31, 32, 33, 34])
+def test_a_whole_game_against_the_bot_through_the_action_list(server, page, seed):
+    """Every phase a game reaches (kicks, scrambles, follows, overtime, the end), chosen at random from the
+    page's own list of legal actions: the page stays consistent and logs no error."""
+    rng = np.random.default_rng(seed)
+    page.goto(server.url + f"?speed=0&seed={seed}")
+    settle(page, ("setup",), moved=False)
+    page.select_option("#opponent", "bot:hard")
+    page.fill("#target", "10")
+    page.click("#kickoff")
+    v = settle(page, ("idle", "over"), moved=False)
+    phases = set()
+    for _ in range(3000):
+        if v["over"]:
+            break
+        phases.add(v["phase"])
+        buttons = page.locator("#action-list button")
+        assert buttons.count() == len(v["options"])
+        # prefer moving on: the end turn and kicks half the time, so the game ends in a few hundred actions
+        ends = [i for i, o in enumerate(v["options"]) if o["kind"] in ("end_turn", "play_on", "field_goal", "punt")]
+        i = int(rng.choice(ends)) if ends and rng.random() < 0.5 else int(rng.integers(len(v["options"])))
+        page.evaluate(f"document.querySelectorAll('#action-list button')[{i}].click()")
+        v = settle(page, ("idle", "over"))
+    assert v["over"] and "play" in phases and phases & {"offence_formation", "defence_formation"}
+    assert "wins" in page.inner_text("#turn") or "No winner" in page.inner_text("#turn")
+    assert page.problems == []
