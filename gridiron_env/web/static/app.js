@@ -576,6 +576,15 @@ function wire() {
   cv.width = W; cv.height = H;
   cv.addEventListener("click", onClick);
   cv.addEventListener("dblclick", onDoubleClick);
+  cv.addEventListener("mousemove", (ev) => {  // who stands there, and what choosing him would do
+    const sq = mouseSquare(ev);
+    const p = sq >= 0 ? playerOn(sq) : null;
+    let tip = p ? `${p.tag} (team ${p.team === 0 ? "one" : "two"}${p.strong ? ", strong" : ""}${p.carrier ? ", ball carrier" : ""})` : "";
+    const t = p && options().find((o) => o.kind === "throw" && o.receiver === p.slot);
+    if (t) tip += ` · double-click: ${t.price.text}`;
+    if (sq >= 0) tip += `${tip ? " · " : ""}row ${Math.floor(sq / LANES) + 1}, lane ${(sq % LANES) + 1}`;
+    cv.title = tip;
+  });
   $("end-turn").addEventListener("click", () => { const o = options().find((x) => x.kind === "end_turn"); if (o) choose(o); });
   $("lines").addEventListener("click", () => {
     G.lines = G.lines === "line" ? "tint" : "line";
