@@ -544,6 +544,32 @@ def test_python_dash_m_runs_the_command():
     assert out.returncode == 0 and "--port" in out.stdout and "--records" in out.stdout
 
 
+def test_the_command_prints_its_url_and_serves_the_page():
+    import re
+    import subprocess
+    import sys
+
+    import httpx
+
+    proc = subprocess.Popen([sys.executable, "-m", "gridiron_env.web", "--port", "0", "--no-records"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert url, line
+        page = None
+        for _ in range(100):  # (uvicorn starts serving a moment after the line)
+            try:
+                page = httpx.get(url.group(0), timeout=5)
+                break
+            except httpx.TransportError:
+                threading.Event().wait(0.1)
+        assert page is not None and page.status_code == 200 and "<canvas" in page.text
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
 def test_a_real_server_answers_over_a_real_websocket(tmp_path):
     """uvicorn and the websockets library end to end: a game, a huge frame refused with a clear error."""
     websockets_sync = pytest.importorskip("websockets.sync.client")
