@@ -204,6 +204,14 @@ def test_values_bounds_fixed_point_and_monotone_in_the_scores(small):
     assert small.toss_winner_win_probability == max(start, 1 - start)
 
 
+def test_scores_translate_with_the_target(small):
+    """Only the points still needed matter: a - c against b - c with target T - c is the same game as
+    a against b with target T (two independent solves)."""
+    tiny = solve(TINY, cache=False)
+    assert np.abs(small.arrays["V"][3:, 3:] - tiny.arrays["V"]).max() < 1e-12
+    assert abs(float(small.value_at(3, 3, 25, 1, 50, False)) - tiny.opener_win_probability) < 1e-12
+
+
 def test_value_for_both_teams_adds_to_one_and_mirrors(small):
     states, _ = _sample_states(SMALL, n_games=16, seed=7, steps=200)
     s = sd.State.concatenate(states)
