@@ -154,8 +154,6 @@ def describe_step(before: State, after: State, action: int, team: int, viewer: i
             continue
         what = {7: "Touchdown! (and the extra point)", 6: "Touchdown!", 3: "Field goal!", 2: "Safety!"}.get(
             gained, f"{gained} points")
-        if gained == 9:
-            what = "Touchdown and field goal"
         banners.append({"kind": {7: "touchdown", 6: "touchdown", 3: "field_goal", 2: "safety"}.get(gained, "score"),
                         "team": t, "text": f"{what} Team {TEAM_WORDS[t]}"})
     scored = bool(banners)
