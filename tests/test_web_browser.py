@@ -152,8 +152,14 @@ def test_a_scripted_hot_seat_game_through_every_kind_of_action(server, page):
 
     # bank points until the offence can move, push and throw in one turn (the defence just passes)
     while v["points"][offence] < 6:
+        rolls = v["rolls"]
         v = end_turn(page)
         assert v["phase"] == "play"
+        if v["rolls"] == rolls + 1:  # a new roll: the scoreboard shows its dice, points rolled and carried
+            for t in (0, 1):
+                row = page.inner_text(f"#dice-{t}").split()
+                assert row[1:] == [f"{v['dice'][t][0]},", str(v["dice"][t][1]), str(v["rolled"][t]),
+                                   str(max(0, v["points"][t] - v["rolled"][t])), str(v["points"][t])], row
     qb = next(p for p in v["players"] if p["tag"] == "QB")
 
     # a move: click a back, then the square shown for him right in front of the quarterback

@@ -87,6 +87,7 @@ function settingsFromForm() {
 function started(msg) {
   G.game = msg.game; G.mode = msg.mode; G.seats = msg.seats; G.humanTeam = msg.human_team;
   G.replay = null; G.record = null; G.carried = [0, 0]; G.lastRolls = -1; G.paused = false; G.stopping = false;
+  G.lastSteps = undefined;
   $("setup").hidden = true; $("game").hidden = false; $("replay").hidden = true;
   $("log").innerHTML = ""; $("download").hidden = true; $("watch-replay").hidden = true; $("stop").hidden = false;
   $("pause").hidden = msg.mode !== "watch"; $("pause").textContent = "Pause";
@@ -130,11 +131,14 @@ function afterFrames() {
 
 function showFrame(frame, replay) {
   const v = frame.view;
-  if (v.rolls !== G.lastRolls) {
-    if (v.rolled && v.rolls > 0) G.carried = [0, 1].map((t) => Math.max(0, v.points[t] - v.rolled[t]));
-    else G.carried = [0, 0];
-    G.lastRolls = v.rolls;
+  // Points carried into the last roll: read off the position right after it (points less the roll's);
+  // a jump in a replay (not one action on) does not show that position, so it is unknown there.
+  const consecutive = G.lastSteps === undefined || v.steps === G.lastSteps + 1 || v.steps === G.lastSteps;
+  if (!consecutive) G.carried = null;
+  else if (v.rolls !== G.lastRolls) {
+    G.carried = v.rolled && v.rolls > 0 ? [0, 1].map((t) => Math.max(0, v.points[t] - v.rolled[t])) : [0, 0];
   }
+  G.lastRolls = v.rolls; G.lastSteps = v.steps;
   G.view = v; G.caption = frame.caption; G.selected = null;
   if (frame.caption) logCaption(frame.caption, v);
   if (frame.caption && frame.caption.banners.length) showBanner(frame.caption.banners);
@@ -359,7 +363,7 @@ function renderPanel() {
     const row = $(`dice-${t}`);
     row.querySelector(".dice").textContent = v.rolls > 0 ? `${v.dice[t][0]}, ${v.dice[t][1]}` : "–";
     row.querySelector(".rolled").textContent = v.rolled ? String(v.rolled[t]) : "–";
-    row.querySelector(".carried").textContent = v.rolled ? String(G.carried[t]) : "–";
+    row.querySelector(".carried").textContent = v.rolled && G.carried ? String(G.carried[t]) : "–";
     row.querySelector(".points").textContent = String(v.points[t]);
   }
   const dist = v.goal_to_go ? "goal" : `${v.distance} row${v.distance === 1 ? "" : "s"}`;
@@ -532,6 +536,7 @@ function startReplay(msg) {
   clearTimeout(G.watchTimer);
   G.replay = { game: msg.game, length: msg.length, index: 0 };
   G.game = msg.game; G.mode = "replay"; G.seats = msg.seats; G.carried = [0, 0]; G.lastRolls = -1;
+  G.lastSteps = undefined;
   $("setup").hidden = true; $("game").hidden = false; $("replay").hidden = false;
   $("download").hidden = true; $("watch-replay").hidden = true; $("stop").hidden = true; $("pause").hidden = true;
   $("log").innerHTML = "";
