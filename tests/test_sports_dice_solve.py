@@ -269,15 +269,16 @@ def test_bad_input_is_refused():
 # --- policy evaluation and Monte-Carlo play ------------------------------------------------------------------
 
 def test_policy_evaluation_of_the_optimal_policy_is_the_solution():
-    sol = solve(TINY, cache=False)
-    pv = exact_win_probability(OptimalAgent(TINY, sol), TINY, sol)
+    config = sd.SportsDiceConfig(target_score=3)
+    sol = solve(config, cache=False)
+    pv = exact_win_probability(OptimalAgent(config, sol), config, sol)
     assert isinstance(pv, PolicyValue)
     assert abs(pv.opening - sol.opener_win_probability) < 1e-12
     assert abs(pv.receiving - (1 - sol.opener_win_probability)) < 1e-12
     assert abs(pv.toss_won - sol.toss_winner_win_probability) < 1e-12
     assert abs(pv.overall - 0.5) < 1e-12
     # a worse policy is worse, for each start
-    fixed = exact_win_probability(FixedAgent(), TINY, sol)
+    fixed = exact_win_probability(FixedAgent(), config, sol)
     assert fixed.opening < pv.opening - 0.01 and fixed.receiving < pv.receiving - 0.01
 
 
@@ -294,7 +295,7 @@ def test_monte_carlo_optimal_against_optimal_matches_the_opener_win_probability(
 
 @pytest.mark.parametrize("agent", [FixedAgent(), RandomAgent()], ids=["fixed", "random"])
 def test_monte_carlo_against_the_optimal_agent_matches_exact_win_probability(agent):
-    config = sd.SportsDiceConfig(target_score=5)
+    config = TINY
     sol = solve(config, cache=False)
     pv = exact_win_probability(agent, config, sol)
     assert 0 < pv.overall < 0.45

@@ -458,8 +458,8 @@ def representative_states(config: SportsDiceConfig, a_s, b_s) -> _Reps:
                        (kind == 3) & tie_o[np.where(kind == 3, k, 0)])  # the winner could only tie
     s.roll_kind[:] = np.where(rolled, ROLL_PLAY, -1)
     s.roll_offence[:] = np.where(rolled, 0, -1)
-    s.dice[:, 0] = np.where(rolled[:, None], _dice_rows(m.off.cls_counts[oc], 0), -1)
-    s.dice[:, 1] = np.where(rolled[:, None], _dice_rows(m.dfn.cls_counts[dc], 4), -1)
+    s.dice[:, 0] = np.where(rolled[:, None], _dice_rows(m.off.cls_counts, 0)[oc], -1)
+    s.dice[:, 1] = np.where(rolled[:, None], _dice_rows(m.dfn.cls_counts, 4)[dc], -1)
     s.counts[:, 0] = np.where(rolled, m.off.cls_top[oc], 0)
     s.counts[:, 1] = np.where(rolled, m.dfn.cls_top[dc], 0)
     s.top[:, 0] = np.where(rolled, m.off.cls_mask[oc], 0)
