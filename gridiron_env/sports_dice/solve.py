@@ -670,7 +670,7 @@ def main(argv=None) -> int:
            ("0-0, own 25, 1st down, chip with the offence", 0, 0, 25, 1, MIDFIELD, True),
            ("0-0, midfield 50, 1st down, end zone, chip D", 0, 0, 50, 1, END_ZONE, False),
            ("0-0, opponent's 25 (75), 1st down, chip D", 0, 0, 75, 1, END_ZONE, False),
-           ("0-7, own 25, 1st down, chip D", 0, min(7, T - 1), 25, 1, MIDFIELD, False),
+           (f"0-{min(7, T - 1)}, own 25, 1st down, chip D", 0, min(7, T - 1), 25, 1, MIDFIELD, False),
            (f"{T - 3}-{T - 3}, own 25, 1st down, chip D", max(T - 3, 0), max(T - 3, 0), 25, 1, MIDFIELD, False),
            ("0-0, own 25, 4th down, chip D", 0, 0, 25, 4, MIDFIELD, False)]
     for label, a, b, p, d, t, chip in key:
