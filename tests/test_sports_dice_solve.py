@@ -12,7 +12,7 @@ import pytest
 import gridiron_env.sports_dice as sd
 from gridiron_env.sports_dice import actions as A
 from gridiron_env.sports_dice import model as M
-from gridiron_env.sports_dice.agents import FixedAgent, OptimalAgent, RandomAgent, play_games
+from gridiron_env.sports_dice.agents import FixedAgent, ObservationAgent, OptimalAgent, RandomAgent, play_games
 from gridiron_env.sports_dice.engine import roll_tables, roll_value
 from gridiron_env.sports_dice.solve import (
     PolicyValue, bellman_residual, exact_win_probability, load_solution, main, model_of, solve,
@@ -302,6 +302,33 @@ def test_monte_carlo_against_the_optimal_agent_matches_exact_win_probability(age
     n = 4000
     r = play_games(agent, OptimalAgent(config, sol), n, seed=200, config=config)
     assert abs(r.a_rate - pv.overall) < 4 * np.sqrt(0.25 / n)  # 4 sigma, fixed seeds
+
+
+def test_an_observation_policy_is_evaluated_like_the_same_rule_on_states():
+    """A rule written on observations (punt on 4th down, else the last legal action) and the same rule on
+    engine states get the same exact value; the wrapper passes only the asked games."""
+    from gridiron_env.sports_dice.observe import OBS_LAYOUT
+
+    config = sd.SportsDiceConfig(target_score=2)
+    sol = solve(config, cache=False)
+    fourth = OBS_LAYOUT["phase"][0].start + FOURTH_DOWN
+
+    def predict(obs, mask):
+        last = mask.shape[1] - 1 - np.argmax(mask[:, ::-1], axis=1)
+        return np.where(obs[:, fourth] == 1, A.PUNT, last)
+
+    def on_states(s):
+        last = s.legal.shape[1] - 1 - np.argmax(s.legal[:, ::-1], axis=1)
+        return np.where(s.phase == FOURTH_DOWN, A.PUNT, last)
+
+    a = exact_win_probability(ObservationAgent(predict), config, sol)
+    b = exact_win_probability(on_states, config, sol)
+    assert a == b and a.overall < 0.5
+    s = sd.init(6, 0, config)
+    out = ObservationAgent(predict).act(s, config, np.array([1, 4]))
+    assert out[1] == out[4] == A.CHOOSE_DEFENCE and out[0] == 0
+    with pytest.raises(ValueError, match="callable"):
+        ObservationAgent(3)
 
 
 @pytest.mark.slow

@@ -7,6 +7,7 @@ act(state, config, games)), and a match runner.
 - ``FixedAgent``: a simple stationary rule: choose offence at the toss, roll, on 4th down always make one
   declaration (default: go for it), always keep (or always use) the chip, play the first of a preference
   order among tied symbols, take the points on a FIELD GOAL at 50 or beyond (or always advance).
+- ``ObservationAgent``: any function of (observation, legal mask), e.g. a trained network.
 """
 
 from __future__ import annotations
@@ -112,6 +113,35 @@ class FixedAgent:
         for a in reversed(prefs):
             wanted = np.where(legal[:, a], a, wanted)
         return np.where(wanted >= 0, wanted, np.argmax(legal, axis=1)).astype(np.int64)
+
+
+class ObservationAgent:
+    """An agent from a function of observations (a trained network, for ``exact_win_probability`` and
+    ``play_games``): ``predict(obs, mask) -> actions``, obs float32 [B, OBS_SIZE] as the team to act sees
+    it (``observe``), mask bool [B, NUM_ACTIONS] its legal actions, actions int [B]. Only the asked games
+    are passed on."""
+
+    def __init__(self, predict, name: str = "observation policy"):
+        if not callable(predict):
+            raise ValueError(f"ObservationAgent needs a callable predict(obs, mask), got {type(predict).__name__}")
+        self.predict, self.name = predict, name
+
+    def reset(self, seeds) -> None:
+        pass
+
+    def act(self, state: State, config: SportsDiceConfig | None = None, games=None) -> np.ndarray:
+        from .observe import observe
+
+        games = np.arange(state.batch_size) if games is None else np.asarray(games, dtype=np.int64)
+        actions = np.zeros(state.batch_size, dtype=np.int64)
+        if games.size:
+            sub = state.take(games)
+            obs = observe(sub, sub.to_act, config)
+            out = np.asarray(self.predict(obs, sub.legal.copy())).astype(np.int64).reshape(-1)
+            if out.shape != (games.size,):
+                raise ValueError(f"predict gave {out.shape} actions for {games.size} games")
+            actions[games] = out
+        return actions
 
 
 @dataclass
