@@ -109,6 +109,21 @@ def test_kick_rows_follow_the_yards_of_the_engine_rolls():
             assert max(abs(got[k] - expected[k]) for k in got) < 1e-13
 
 
+def test_a_policy_moves_all_of_each_state_chance_and_both_mass_paths_agree(small):
+    m, V = small.model, small.arrays["V"]
+    for level in (0, 5, 12):
+        L = M.Level(m, V, 7, level)
+        VL = V[L.a_s, L.b_s]
+        pol = L.greedy(VL)
+        counted = L.masses_of_choices(*pol)
+        mixed = L.masses(M.Tables.from_choices(*pol))
+        for x, y in zip(counted, mixed):
+            assert np.abs(x - y).max() < 1e-15
+        pm, km = counted
+        assert np.abs(pm.sum(axis=(3, 4)) + km.sum(axis=-1) - 1).max() < 1e-14
+        assert np.abs(L.evaluate(M.Tables.from_choices(*pol)) - VL).max() < 1e-13  # the greedy policy is optimal
+
+
 # --- the model against the engine ----------------------------------------------------------------------------
 
 class _Draws:

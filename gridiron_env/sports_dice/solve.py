@@ -46,7 +46,7 @@ from . import model as M
 from .config import SportsDiceConfig
 from .engine import recompute_legal
 from .state import (
-    CHIP, DEFENCE_PLAY, DICE, END_ZONE, FIELD_GOAL_CHOICE, FOURTH_DOWN, GAME_OVER, MIDFIELD, NO_CALL,
+    CHIP, DEFENCE_PLAY, DICE, END_ZONE, FIELD_GOAL_CHOICE, FOURTH_DOWN, MIDFIELD, NO_CALL,
     OFFENCE_PLAY, PHASE_NAMES, ROLL_PLAY, SNAP, State, TOSS, USED,
 )
 
@@ -617,7 +617,6 @@ _DECLARE = {A.GO_FOR_IT: "go", A.PUNT: "punt", A.FIELD_GOAL: "fg"}
 def fourth_down_table(solution: Solution, offence_score: int = 0, defence_score: int = 0) -> list[str]:
     """Lines: the optimal 4th-down declaration and its value at each position, for both series targets
     and both chip holders."""
-    m = solution.model
     lines = [f"{'ball':>4}  {'target 50, chip D':>18}  {'target 50, chip O':>18}  "
              f"{'end zone, chip D':>18}  {'end zone, chip O':>18}"]
     for p in range(5, 100, 5):
