@@ -319,6 +319,23 @@ def test_monte_carlo_against_the_optimal_agent_matches_exact_win_probability(age
     assert abs(r.a_rate - pv.overall) < 4 * np.sqrt(0.25 / n)  # 4 sigma, fixed seeds
 
 
+@pytest.mark.parametrize("config", [TINY, ODD], ids=["default dice", "other dice"])
+def test_the_states_asked_are_positions_of_the_game(config):
+    """Every representative decision state keeps the engine's invariants and has the decision it stands
+    for legal, with the roll's classes of its kind."""
+    from gridiron_env.sports_dice.solve import representative_states
+
+    r = representative_states(config, np.array([0, 1, 2]), np.array([2, 1, 0]))
+    assert sd.find_violations(r.state, config) == []
+    phases = np.array([FOURTH_DOWN, CHIP, OFFENCE_PLAY, DEFENCE_PLAY, FIELD_GOAL_CHOICE])
+    assert np.array_equal(r.state.phase, phases[r.kind]) and r.state.legal.sum(axis=1).min() >= 2
+    m = model_of(config)
+    chip = r.kind == 1
+    assert np.array_equal(r.state.counts[chip, 0], m.off.cls_top[m.tie_i[r.k[chip]]])
+    assert np.array_equal(r.state.top[chip, 1], m.dfn.cls_mask[m.tie_j[r.k[chip]]])
+    assert np.bincount(r.kind)[1] == 3 * m.n_fields * 2 * m.tie_i.size  # every tie pair, field, holder
+
+
 def test_an_observation_policy_is_evaluated_like_the_same_rule_on_states():
     """A rule written on observations (punt on 4th down, else the last legal action) and the same rule on
     engine states get the same exact value; the wrapper passes only the asked games."""

@@ -435,6 +435,14 @@ def representative_states(config: SportsDiceConfig, a_s, b_s) -> _Reps:
     grid(3, fields, np.arange(2), multi_def)
     grid(4, fields[m.pos >= 50], np.arange(2), fg_off)
     kind, l, f, h, k = (np.concatenate(x) for x in zip(*pieces))
+    lose_d, tie_d = _loser_class(m.off, m.dfn)
+    lose_o, tie_o = _loser_class(m.dfn, m.off)
+    # a class that can only win a tie leaves the chip with the loser's opponent (the offence wins a tie
+    # with the chip then held by the defence, and the reverse): the other holder cannot happen
+    offwin = (kind == 2) | (kind == 4)
+    kk = np.where(offwin | (kind == 3), k, 0)
+    never = (offwin & tie_d[kk] & (h == M.CHIP_OFFENCE)) | ((kind == 3) & tie_o[kk] & (h == M.CHIP_DEFENCE))
+    kind, l, f, h, k = (x[~never] for x in (kind, l, f, h, k))
     n = kind.size
     s = State.empty(n)
     s.offence[:], s.toss_winner[:], s.opener[:] = 0, 0, 0
@@ -443,14 +451,19 @@ def representative_states(config: SportsDiceConfig, a_s, b_s) -> _Reps:
     s.target[:] = np.where(m.series[f] == M.END_ZONE, END_ZONE, MIDFIELD)
     s.chip[:] = np.where(h == M.CHIP_OFFENCE, 0, 1)
     s.phase[:] = np.array([FOURTH_DOWN, CHIP, OFFENCE_PLAY, DEFENCE_PLAY, FIELD_GOAL_CHOICE])[kind]
-    s.rolls[:], s.steps[:] = 0, 0
-    # the roll: each side's class
-    rolled = kind > 0
+    s.rolls[:], s.steps[:] = 1, 2  # as after the toss and one roll (before any roll is the opening)
+    # the roll: each side's class; before a 4th-down declaration, the last roll a defence's NO GAIN
+    rolled = np.ones(n, dtype=bool)
     oc = np.zeros(n, dtype=np.int64)
     dc = np.zeros(n, dtype=np.int64)
+    no_gain = np.flatnonzero((m.dfn.cls_mask == 1 << M.DEF_NO_GAIN) & ~m.dfn.cls_special & ~tie_o)
+    if no_gain.size:
+        j0 = no_gain[np.argmax(m.dfn.cls_prob[no_gain])]
+        oc[kind == 0], dc[kind == 0] = lose_o[j0], j0
+    else:  # (dice without a clear NO GAIN win: no last roll shown)
+        rolled = kind > 0
+        s.rolls[kind == 0], s.steps[kind == 0] = 0, 1
     oc[kind == 1], dc[kind == 1] = m.tie_i[k[kind == 1]], m.tie_j[k[kind == 1]]
-    lose_d, tie_d = _loser_class(m.off, m.dfn)
-    lose_o, tie_o = _loser_class(m.dfn, m.off)
     offwin = (kind == 2) | (kind == 4)
     oc[offwin], dc[offwin] = k[offwin], lose_d[k[offwin]]
     oc[kind == 3], dc[kind == 3] = lose_o[k[kind == 3]], k[kind == 3]
@@ -465,8 +478,8 @@ def representative_states(config: SportsDiceConfig, a_s, b_s) -> _Reps:
     s.top[:, 0] = np.where(rolled, m.off.cls_mask[oc], 0)
     s.top[:, 1] = np.where(rolled, m.dfn.cls_mask[dc], 0)
     s.chip_call[:] = np.where(was_tie, USED, NO_CALL)
-    s.roll_winner[:] = np.select([offwin, kind == 3], [0, 1], -1)
-    s.play[:] = np.where(kind == 4, M.OFF_FIELD_GOAL, -1)
+    s.roll_winner[:] = np.select([offwin, kind == 3, (kind == 0) & rolled], [0, 1, 1], -1)
+    s.play[:] = np.select([kind == 4, (kind == 0) & rolled], [M.OFF_FIELD_GOAL, 4 + M.DEF_NO_GAIN], -1)
     recompute_legal(s, config)
     return _Reps(s, kind, l, f, h, k)
 
@@ -549,11 +562,10 @@ def _tables(m: M.Model, reps: _Reps, p: np.ndarray, nL: int) -> M.Tables:
     use = np.zeros((nL, F, 2, NT))
     sel = reps.kind == 1
     use[reps.l[sel], reps.f[sel], reps.h[sel], reps.k[sel]] = p[sel, 0]
-    # symbols: forced for a single top symbol, else the answers
+    # symbols: the answers where asked
     sym_off = np.zeros((nL, F, Co, 2, 4))
-    single = np.array([bin(int(x)).count("1") == 1 for x in m.off.cls_mask])
     low = np.array([(int(x) & -int(x)).bit_length() - 1 for x in m.off.cls_mask])
-    sym_off[:, :, single, :, low[single]] = 1.0
+    sym_off[:, :, np.arange(Co), :, low] = 1.0  # forced for one top symbol (and where never asked)
     sel = reps.kind == 2
     sym_off[reps.l[sel], reps.f[sel], reps.k[sel], reps.h[sel]] = p[sel]
     take = np.ones((nL, F, Co, 2))
@@ -568,9 +580,8 @@ def _tables(m: M.Model, reps: _Reps, p: np.ndarray, nL: int) -> M.Tables:
     off[..., M.P_FG_ADVANCE] = np.where(deep, fg * (1.0 - take), 0.0)
     off[:, :, m.off.cls_special] = np.eye(P)[M.P_SIX_10]
     sym_def = np.zeros((nL, F, Cd, 2, 4))
-    single = np.array([bin(int(x)).count("1") == 1 for x in m.dfn.cls_mask])
     low = np.array([(int(x) & -int(x)).bit_length() - 1 for x in m.dfn.cls_mask])
-    sym_def[:, :, single, :, low[single]] = 1.0
+    sym_def[:, :, np.arange(Cd), :, low] = 1.0
     sel = reps.kind == 3
     sym_def[reps.l[sel], reps.f[sel], reps.k[sel], reps.h[sel]] = p[sel]
     dfn = np.zeros((nL, F, Cd, 2, P))
