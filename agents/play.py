@@ -16,16 +16,22 @@ Options:
 - ``--watch``: no human: ``--player SPEC`` (default: the same kind as the opponent) takes your seat;
   ``--delay SECONDS`` pauses after every action (default 0).
 - ``--seed N`` (0 to 2**64 - 1; default: a random seed, printed so a game can be replayed), ``--target N``
-  (points that win, default 21), ``--no-specials`` (no special players), ``--offence-up`` (turn the board a
-  half turn while team two is on offence, so the offence always attacks up).
+  (points that win, default 21), ``--no-specials`` (no special players).
+- The board is turned a half turn (row 30 at the top) whenever you play team two, so your team always
+  drives up the screen; ``--no-turn`` never turns it; ``--offence-up`` turns it while team two is on
+  offence instead, so the offence always drives up (the rulebook's option).
 
-On your turn the board is shown with a numbered list of your legal actions, grouped (one line of moves per
-player, each throw with its price: handoff, lateral, or forward pass with the dice on each side and the
-exact completion chance). Answer with a number from the list or an action name (case and spaces do not
-matter: ``move qb n``, ``throw z``, ``punt 9``, ``formation shotgun``; the last words alone do when they
-name one legal action: ``qb n``, ``shotgun``). Commands: ``?``/``help``, ``board``, ``list``, ``quit``.
-Bad input is answered and asked again (bytes the locale cannot decode too); the end of input ends the game
-politely.
+Everything shown between two answers fits 100 columns by 40 rows: what happened since your last answer
+(a team's actions in a row on one line; cut to fit, ``log`` shows it all), a compact board (only the rows
+that hold a player, the ball, the LOS or the line to gain; each run of empty rows is one line),
+and a page of your numbered legal actions (``n``/``p`` turn the pages; a number may be typed on any page),
+grouped: one line of moves per player, each tackle (a move onto the enemy ball carrier) marked
+``(tackle)``, each throw with its price (handoff, lateral, or forward pass with the dice on each side and
+the exact completion chance). Answer with a number or an action name (case and spaces do not matter:
+``move qb n``, ``throw z``, ``punt 9``, ``formation shotgun``; the last words alone do when they name one
+legal action: ``qb n``, ``shotgun``). Commands: ``?``/``help``, ``n``, ``p``, ``board``, ``list``, ``log``,
+``quit``. Bad input is answered and asked again (bytes the locale cannot decode too); the end of input
+ends the game politely.
 
 Exit status: 0 the game ended or was stopped (``quit``, the end of input, stdin closed), 1 an agent broke a
 rule, 2 bad options or an unusable bot file (one line on stderr), 130 Ctrl-C, 141 the output pipe was
@@ -44,6 +50,7 @@ import inspect
 import os
 import secrets
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -54,28 +61,32 @@ from gridiron_env.config import GameConfig
 from gridiron_env.core import IllegalActionError, init, pass_price, step
 from gridiron_env.core import actions as A
 from gridiron_env.core.engine import field_goal_distance_for_row
-from gridiron_env.core.geometry import END_ZONE_DEPTH, FRAME_ROW, N_LANES, TAGS
+from gridiron_env.core.geometry import END_ZONE_DEPTH, FRAME_ROW, N_LANES, N_ROWS, N_SLOTS, NEIGHBOUR, TAGS
 from gridiron_env.core.odds import field_goal_chance, paper_field_goal_chance
-from gridiron_env.core.state import KICK_DECISION, PLAY, SCRAMBLE, SPECIALS_PICK
+from gridiron_env.core.state import GAME_OVER, KICK_DECISION, PHASE_NAMES, PLAY, SCRAMBLE, SPECIALS_PICK
+from gridiron_env.core.visibility import team_view
 
-__all__ = ["SHIPPED_BOT", "ActionMenu", "build_menu", "main", "make_agent", "parse_choice"]
+__all__ = ["SHIPPED_BOT", "ActionMenu", "board_lines", "build_menu", "main", "make_agent", "parse_choice",
+           "tackle_moves"]
 
 SHIPPED_BOT = Path(importlib.util.find_spec("gridiron_env").submodule_search_locations[0]) / "data" / "bot.npz"
 TEAM_NAMES = ("one", "two")
-WRAP = 120
+WRAP = 100  # the terminal game fits 100 columns by 40 rows
+SCREEN_COLUMNS, SCREEN_ROWS = 100, 40
 
 HELP = """\
-How to play: on your turn, answer with the number of an action in the list, or type its name.
-  Names forgive case and spaces: "move qb n", "throw z", "push rg", "punt 9", "formation shotgun",
-  "special speedy_qb", "play on", "field goal", "end turn". The last words alone do when they name exactly
-  one legal action: "qb n", "shotgun", "z".
-  Directions are your team's own: N is toward the end zone you attack, E is to your right.
-Commands: board (show the board again), list (your options again), help or ? (this text),
-  quit (end the game here).
+How to play: answer with the number of an action (any number of the list, whatever page shows it), or its
+  name. Names forgive case and spaces: "move qb n", "throw z", "push rg", "punt 9", "formation shotgun",
+  "special speedy_qb", "play on", "field goal", "end turn". The last words alone do when they name
+  exactly one legal action: "qb n", "shotgun", "z". Directions are your team's own: N is toward the end
+  zone you attack, E is to your right. A move marked (tackle) goes onto the enemy ball carrier.
+Commands: n / p (next / previous page of options), board (the board again), list (this page again),
+  log (all that happened since your last turn), help or ? (this text), quit (end the game here).
 The board: UPPER case is team one, lower case team two. Q quarterback, L lineman, R receiver or back,
   D defensive lineman, B linebacker, S defensive back; @ ball carrier, ! strong lineman, + Speedy QB,
-  * loose ball; '::' end zones; '< LOS' line of scrimmage, '< gain' line to gain. Team one attacks rows
-  1-3 (the top), team two rows 28-30."""
+  * loose ball; '::' end zones; '< LOS' line of scrimmage, '< gain' line to gain; '~~ rows 9-14 ~~'
+  stands for empty rows. Team one attacks rows 1-3, team two rows 28-30; when you play team two the
+  board is turned (row 30 at the top) so you always drive up (--no-turn: never turned)."""
 
 
 class _ArgError(Exception):
@@ -102,6 +113,8 @@ def _parser() -> _Parser:
     p.add_argument("--no-specials", action="store_true", help="play without special players")
     p.add_argument("--offence-up", action="store_true",
                    help="turn the board while team two is on offence, so the offence attacks up")
+    p.add_argument("--no-turn", action="store_true",
+                   help="never turn the board (by default it is turned when you play team two, so you drive up)")
     p.add_argument("--temperature", type=float, default=None,
                    help=f"a bot's sampling temperature (0 = best action; default: the bot's {DEFAULT_LEVEL} level)")
     p.add_argument("--level", choices=list(LEVELS), default=None,
@@ -184,17 +197,33 @@ def _down_text(state) -> str:
 # ------------------------------------------------------------------------------------------------ menu
 
 class ActionMenu:
-    """The legal actions of the team to act, numbered 1..n in display order, with display lines."""
+    """The legal actions of the team to act, numbered 1..n in display order, with display lines, grouped
+    (``groups``: one list of lines per kind of action or per player's moves; ``lines`` is them all)."""
 
-    def __init__(self, ids: list[int], lines: list[str]):
+    def __init__(self, ids: list[int], lines: list[str], groups: list[list[str]] | None = None):
         self.ids = ids  # menu number k -> action id ids[k - 1]
         self.lines = lines
+        self.groups = groups if groups is not None else [[line] for line in lines]
 
     def __len__(self):
         return len(self.ids)
 
     def text(self) -> str:
         return "\n".join(self.lines)
+
+    def pages(self, size: int) -> list[list[str]]:
+        """The lines in pages of at most ``size`` lines (at least 1), a group kept on one page when it fits
+        on one; the numbers stay those of the whole list, so any number may be typed on any page."""
+        size = max(1, int(size))
+        pages: list[list[str]] = [[]]
+        for group in self.groups:
+            if pages[-1] and len(pages[-1]) + len(group) > size:
+                pages.append([])
+            for line in group:
+                if len(pages[-1]) >= size:
+                    pages.append([])
+                pages[-1].append(line)
+        return pages
 
 
 def _square_text(square: int) -> str:
@@ -203,6 +232,21 @@ def _square_text(square: int) -> str:
 
 def _slot_square(state, slot: int) -> int:
     return int(state.player_square[0, slot])
+
+
+def tackle_moves(state, game: int = 0) -> np.ndarray:
+    """The legal ``move`` action ids of game ``game`` that are tackles (rule 14): in the play phase, a move
+    of a player of the side not holding the ball onto the square of the enemy ball carrier. Sorted ids."""
+    g = int(game)
+    holder = int(state.ball_holder[g])
+    if int(state.phase[g]) != PLAY or holder < 0:
+        return np.zeros(0, dtype=np.int64)
+    moves = np.flatnonzero(state.legal[g] & (A.ACTION_KIND == A.KIND_MOVE))
+    slot = A.ACTION_ARG[moves].astype(np.int64)
+    square = state.player_square[g, slot].astype(np.int64)
+    target = NEIGHBOUR[int(state.to_act[g]), np.maximum(square, 0), A.ACTION_DIRECTION[moves].astype(np.int64)]
+    onto_carrier = (square >= 0) & (target >= 0) & (state.board[g, np.maximum(target, 0)] == holder)
+    return moves[onto_carrier & ((slot < 11) != (holder < 11))]
 
 
 def _price_text(state, slot: int) -> str:
@@ -241,13 +285,17 @@ def _pack(label: str, entries: list[str], indent: int = 6) -> list[str]:
     return lines
 
 
+TACKLE_MARK = "(tackle)"
+
+
 def build_menu(state, config: GameConfig | None = None) -> ActionMenu:
-    """The numbered, grouped list of the legal actions of game 0's team to act."""
+    """The numbered, grouped list of the legal actions of game 0's team to act (a player's moves on his own
+    line, each tackle marked ``(tackle)``), lines at most WRAP (100) characters."""
     config = config or GameConfig()
     legal = np.flatnonzero(state.legal[0])
     kinds = A.ACTION_KIND[legal]
     ids: list[int] = []
-    lines: list[str] = []
+    groups: list[list[str]] = []
 
     def number(a: int) -> str:
         ids.append(int(a))
@@ -259,21 +307,22 @@ def build_menu(state, config: GameConfig | None = None) -> ActionMenu:
     phase = int(state.phase[0])
     for a in of_kind(A.KIND_END_TURN):
         note = "  (decline the blind step)" if phase == SCRAMBLE else ""
-        lines.append(f"  {number(a):>5} end turn{note}")
+        groups.append([f"  {number(a):>5} end turn{note}"])
     for kind, label in ((A.KIND_SPECIAL, "special:"), (A.KIND_OFFENCE_FORMATION, "formation:"),
                         (A.KIND_DEFENCE_FORMATION, "formation:")):
         acts = of_kind(kind)
         if acts:
-            lines += _pack(label, [f"{number(a)} {A.ACTION_NAMES[a].split(' ', 1)[1]}" for a in acts])
+            groups.append(_pack(label, [f"{number(a)} {A.ACTION_NAMES[a].split(' ', 1)[1]}" for a in acts]))
     for a in of_kind(A.KIND_PLAY_ON):
-        lines.append(f"  {number(a):>5} play on")
+        groups.append([f"  {number(a):>5} play on"])
     for a in of_kind(A.KIND_FIELD_GOAL):
-        lines.append(f"  {number(a):>5} field goal  ({_field_goal_text(state, config)})")
+        groups.append([f"  {number(a):>5} field goal  ({_field_goal_text(state, config)})"])
     punts = of_kind(A.KIND_PUNT)
     if punts:
-        lines += _pack("punt (rows downfield, lands within 2 rows of it):",
-                       [f"{number(a)} punt {int(A.ACTION_ARG[a])}" for a in punts])
+        groups.append(_pack("punt (rows downfield, lands within 2 rows of it):",
+                            [f"{number(a)} punt {int(A.ACTION_ARG[a])}" for a in punts]))
     moves = of_kind(A.KIND_MOVE)
+    tackles = set(tackle_moves(state).tolist())
     labels = {}
     for slot in sorted({int(A.ACTION_ARG[a]) for a in moves}):
         sq = _slot_square(state, slot)
@@ -281,22 +330,27 @@ def build_menu(state, config: GameConfig | None = None) -> ActionMenu:
     width = max((len(label) for label in labels.values()), default=0)
     for slot, label in labels.items():
         acts = [a for a in moves if int(A.ACTION_ARG[a]) == slot]
-        lines += _pack(f"{label:<{width}}",
-                       [f"{number(a)} {A.DIRECTION_NAMES[int(A.ACTION_DIRECTION[a])]}" for a in acts])
+        groups.append(_pack(f"{label:<{width}}",
+                            [f"{number(a)} {A.DIRECTION_NAMES[int(A.ACTION_DIRECTION[a])]}"
+                             + (f" {TACKLE_MARK}" if a in tackles else "") for a in acts]))
     for kind, verb in ((A.KIND_PUSH, "push"), (A.KIND_GAP, "gap")):
         acts = of_kind(kind)
         if acts:
-            lines += _pack(f"{verb}:", [f"{number(a)} {verb} {TAGS[int(A.ACTION_ARG[a])]}" for a in acts])
+            groups.append(_pack(f"{verb}:", [f"{number(a)} {verb} {TAGS[int(A.ACTION_ARG[a])]}" for a in acts]))
+    throws = []
     for a in of_kind(A.KIND_THROW):
         slot = int(A.ACTION_ARG[a])
         sq = _slot_square(state, slot)
         price = _price_text(state, slot)
-        lines.append(f"  {number(a):>5} throw {TAGS[slot]}" + (f"  ({price})" if price else "")
-                     + (f"  at {_square_text(sq)}" if sq >= 0 else ""))
+        throws.append(f"  {number(a):>5} throw {TAGS[slot]}" + (f"  ({price})" if price else "")
+                      + (f"  at {_square_text(sq)}" if sq >= 0 else ""))
+    if throws:
+        groups.append(throws)
     follows = of_kind(A.KIND_FOLLOW)
     if follows:
-        lines += _pack("follow (Lead Blocker):", [f"{number(a)} follow {TAGS[int(A.ACTION_ARG[a])]}" for a in follows])
-    return ActionMenu(ids, lines)
+        groups.append(_pack("follow (Lead Blocker):",
+                            [f"{number(a)} follow {TAGS[int(A.ACTION_ARG[a])]}" for a in follows]))
+    return ActionMenu(ids, [line for group in groups for line in group], groups)
 
 
 # ------------------------------------------------------------------------------------------------ input
@@ -355,20 +409,127 @@ def _lane_ruler(flipped: bool) -> list[str]:
     return [tens.rstrip() + "   (lanes)", units.rstrip()]
 
 
-def board_text(state, offence_up: bool = False, viewer: int | None = None) -> str:
-    """The ansi board of game 0 with a lane ruler, as ``viewer`` (0/1) may see it (None: everything)."""
-    from agents.base import visible_view
-    from gridiron_env.render import render_ansi
+def _wrap(text: str, width: int = SCREEN_COLUMNS) -> list[str]:
+    """``text`` (which may hold newlines) as lines of at most ``width`` characters; a wrapped line goes on
+    indented under its own start."""
+    out = []
+    for line in str(text).split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = " " * min(len(line) - len(line.lstrip()) + 4, width // 2)
+        out += textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False) or [""]
+    return out
 
-    shown = visible_view(state) if viewer is not None else state
-    lines = render_ansi(shown, 0, offence_up=offence_up).rstrip("\n").split("\n")
-    flipped = offence_up and int(state.offence[0]) == 1
-    return "\n".join(lines[:3] + _lane_ruler(flipped) + lines[3:])
+
+def _header_lines(s) -> list[str]:
+    """Three lines over the board: score, down and lines; points, dice and whose turn; specials, strong."""
+    phase = int(s.phase[0])
+    over = phase == GAME_OVER
+    offence, to_act = int(s.offence[0]), int(s.to_act[0])
+    one = f"score one {int(s.score[0, 0])} - {int(s.score[0, 1])} two"
+    if over:
+        winner = int(s.winner[0])
+        one += " | final" + (f", team {TEAM_NAMES[winner]} wins" if winner >= 0 else ", no winner (truncated)")
+    else:
+        one += (f" | {_down_text(s)} | LOS row {int(s.los_row[0]) + 1} | line to gain row "
+                f"{int(s.line_to_gain[0]) + 1} | offence team {TEAM_NAMES[offence]}")
+    if bool(s.overtime[0]):
+        one += f" | overtime {int(s.overtime_points[0, 0])}-{int(s.overtime_points[0, 1])}"
+    dice = " ".join(f"{TEAM_NAMES[t]} {int(s.dice[0, t, 0])},{int(s.dice[0, t, 1])}" for t in (0, 1))
+    two = (f"points one {int(s.points[0, 0])} two {int(s.points[0, 1])} | dice {dice} | {PHASE_NAMES[phase]}"
+           + (f", team {TEAM_NAMES[to_act]} to act" if not over and to_act >= 0 else ""))
+    specials = " ".join(f"{TEAM_NAMES[t]} {A.SPECIALS[int(s.special[0, t])] if s.special[0, t] >= 0 else '-'}"
+                        for t in (0, 1))
+    strong = [TAGS[1 + i] for i in range(5) if bool(s.strong[0, i])]
+    three = f"specials {specials} | strong {' '.join(strong) if strong else '-'}"
+    if phase == SCRAMBLE and bool(s.ball_hidden[0]):
+        three += " | fumble: ball hidden"
+    return [one, two, three]
 
 
-def _direction_hint(state, team: int, offence_up: bool) -> str:
-    flipped = offence_up and int(state.offence[0]) == 1
-    up = (team == 0) != flipped
+def board_lines(state, turned: bool = False, viewer: int | None = None) -> list[str]:
+    """The compact text board of game 0 as ``viewer`` (0/1; None: everything, -1: a spectator) may see it:
+    three header lines, a lane ruler, then one line per row that holds a player, the ball, the LOS, the
+    line to gain; each run of other (empty) rows is one ``~~ rows a-b ~~`` line (naming any end-zone rows). A row line
+    is the row number (1-30), then 18 two-character cells (see HELP) and ``< LOS`` / ``< gain`` marks.
+    ``turned``: the half turn (row 30 at the top, lane 18 on the left), so team two attacks up."""
+    from gridiron_env.render import _ANSI_LETTER, position_group
+
+    s = team_view(state, [0], viewer) if viewer is not None else state.take([0])
+    phase = int(s.phase[0])
+    over = phase == GAME_OVER
+    offence, holder = int(s.offence[0]), int(s.ball_holder[0])
+    cells = [["::" if (r < END_ZONE_DEPTH or r >= N_ROWS - END_ZONE_DEPTH) else ". " for _ in range(N_LANES)]
+             for r in range(N_ROWS)]
+    busy = set()
+    ball = int(s.ball_square[0])
+    if holder < 0 and ball >= 0 and not bool(s.ball_hidden[0]):
+        cells[ball // N_LANES][ball % N_LANES] = "* "
+        busy.add(ball // N_LANES)
+    speedy = int(s.special[0, offence]) == A.SPEEDY_QB
+    for slot in range(N_SLOTS):
+        sq = int(s.player_square[0, slot])
+        if sq < 0:
+            continue
+        team = offence if slot < 11 else 1 - offence
+        letter = _ANSI_LETTER[position_group(s, 0, slot)]
+        letter = letter if team == 0 else letter.lower()
+        if slot == holder:
+            mark = "@"
+        elif 1 <= slot <= 5 and bool(s.strong[0, slot - 1]):
+            mark = "!"
+        elif slot == 0 and speedy:
+            mark = "+"
+        else:
+            mark = " "
+        cells[sq // N_LANES][sq % N_LANES] = letter + mark
+        busy.add(sq // N_LANES)
+    side = {}
+    if not over:
+        los, ltg = int(s.los_row[0]), int(s.line_to_gain[0])
+        side[los] = "< LOS"
+        goal = int(FRAME_ROW[offence, ltg * N_LANES]) < END_ZONE_DEPTH
+        side[ltg] = (side[ltg] + ", " if ltg in side else "") + "< gain" + (" (goal)" if goal else "")
+        busy |= {los, ltg}
+    rows = list(range(N_ROWS - 1, -1, -1)) if turned else list(range(N_ROWS))
+    lines = _header_lines(s) + _lane_ruler(turned)
+    empty: list[int] = []
+
+    def close_run():
+        if len(empty) == 1:
+            lines.append(row_line(empty[0]))
+        elif empty:
+            zone = sorted(r + 1 for r in empty if r < END_ZONE_DEPTH or r >= N_ROWS - END_ZONE_DEPTH)
+            note = f" (end zone {zone[0]}-{zone[-1]})" if len(zone) > 1 else (f" (end zone {zone[0]})" if zone else "")
+            lines.append(f"   ~~ rows {empty[0] + 1}-{empty[-1] + 1}{note} ~~")  # in the order shown
+        empty.clear()
+
+    def row_line(r: int) -> str:
+        row_cells = cells[r][::-1] if turned else cells[r]
+        line = f"{r + 1:>2} " + "".join(row_cells)
+        return (line + " " + side[r]) if r in side else line.rstrip()
+
+    for r in rows:
+        if r in busy:
+            close_run()
+            lines.append(row_line(r))
+        else:
+            empty.append(r)
+    close_run()
+    return lines
+
+
+def board_text(state, offence_up: bool = False, viewer: int | None = None, turned: bool | None = None) -> str:
+    """:func:`board_lines` as one text; ``turned`` None: turned while team two is on offence when
+    ``offence_up`` (the rulebook's "offence always drives up")."""
+    if turned is None:
+        turned = bool(offence_up) and int(state.offence[0]) == 1
+    return "\n".join(board_lines(state, turned, viewer))
+
+
+def _direction_hint(team: int, turned: bool) -> str:
+    up = (team == 0) != turned
     return (f"Directions are team {TEAM_NAMES[team]}'s own: N is {'up' if up else 'down'} the board "
             f"(toward rows {'1-3' if team == 0 else '28-30'}), E is to its right.")
 
@@ -426,96 +587,169 @@ def _events(before, after, action: int) -> list[str]:
 
 # ------------------------------------------------------------------------------------------------ game
 
+REPORT_CAP = 12  # lines of play shown over a board at most (the rest on 'log')
+MIN_PAGE = 2  # option lines a page holds at least, however tall the board
+
+
+def _fit(lines: list[str], room: int) -> list[str]:
+    """The last lines of play that fit in ``room`` lines, the first of them saying how many are left out."""
+    if len(lines) <= room:
+        return lines
+    if room <= 0:
+        return []
+    if room == 1:
+        return [f"  ({len(lines)} lines of play: type 'log' to see them)"]
+    hidden = len(lines) - (room - 1)
+    return ([f"  ({hidden} earlier line{'' if hidden == 1 else 's'} of play: type 'log' to see them)"]
+            + lines[len(lines) - (room - 1):])
+
+
 class _Game:
-    def __init__(self, args, seats, names, human, config, print_fn, input_fn, sleep_fn, flush_fn=None):
+    """One game in the terminal. With a human, everything printed between two answers is one screen of at
+    most SCREEN_ROWS lines of at most SCREEN_COLUMNS characters: what happened since the last answer (cut
+    to fit, 'log' shows it all), the compact board, and a page of the options."""
+
+    def __init__(self, args, seats, names, human, config, print_fn, input_fn, sleep_fn, flush_fn=None,
+                 intro=()):
         self.args = args
         self.seats = seats  # agent per team, None for the human
         self.names = names  # label per team
         self.human = human  # the human's team, or None when watching
         self.config = config
-        self.print = print_fn
+        self._print = print_fn
         self.input = input_fn
         self.sleep = sleep_fn
         self.flush = flush_fn or (lambda: None)
+        self.pending: list[str] = list(intro)  # with a human: lines to show over the next board
+        self.last_report: list[str] = []
+        self._merge: tuple[int, int] | None = None  # (team, index in pending) of a line more actions may join
+
+    def say(self, *texts) -> None:
+        """Print, each line wrapped at SCREEN_COLUMNS."""
+        for text in texts:
+            for line in _wrap(text):
+                self._print(line)
+
+    def turned(self, state) -> bool:
+        """The board's half turn: while team two is on offence with --offence-up; else always when the
+        human plays team two (he drives up), unless --no-turn."""
+        if self.args.offence_up:
+            return int(state.offence[0]) == 1
+        return self.human == 1 and not self.args.no_turn
+
+    def board(self, state) -> list[str]:
+        viewer = self.human if self.human is not None else -1  # watching: what a spectator may see
+        return board_lines(state, self.turned(state), viewer=viewer)
+
+    def take_report(self) -> list[str]:
+        report = [line for text in self.pending for line in _wrap(text)]
+        self.pending, self._merge = [], None
+        if report:
+            self.last_report = report
+        return report
 
     def final(self, state, stopped: str | None = None) -> None:
-        p = self.print
         score = f"one {int(state.score[0, 0])} - {int(state.score[0, 1])} two"
         if stopped:
-            p(f"{stopped} Score when the game stopped: {score} (after {int(state.steps[0])} actions).")
+            for line in self.take_report():
+                self._print(line)
+            self.say(f"{stopped} Score when the game stopped: {score} (after {int(state.steps[0])} actions).")
             return
-        p("")
-        p(board_text(state, self.args.offence_up))
-        p(f"Final score: {score}.")
+        closing = [f"Final score: {score}."]
         winner = int(state.winner[0])
         if winner < 0:
-            p(f"No winner: the game was stopped after {int(state.steps[0])} actions (the cap).")
+            closing.append(f"No winner: the game was stopped after {int(state.steps[0])} actions (the cap).")
         else:
             who = f"team {TEAM_NAMES[winner]} ({self.names[winner]})"
             if self.human is None:
-                p(f"Winner: {who}.")
+                closing.append(f"Winner: {who}.")
             elif winner == self.human:
-                p(f"Winner: {who}. You win!")
+                closing.append(f"Winner: {who}. You win!")
             else:
-                p(f"Winner: {who}. You lose.")
+                closing.append(f"Winner: {who}. You lose.")
+        board = self.board(state)
+        for line in _fit(self.take_report(), SCREEN_ROWS - len(board) - len(closing)):
+            self._print(line)
+        for line in board + closing:
+            self._print(line)
 
     def ask(self, state) -> int | None:
         """The human's legal action, or None to stop (quit, end of input)."""
-        p = self.print
         team = int(state.to_act[0])
         menu = build_menu(state, self.config)
+        board = self.board(state)
+        report = self.take_report()
+        heading = f"Team {TEAM_NAMES[team]} (you) to act, {_phase_text(state)}. Your options"
+        room = SCREEN_ROWS - len(board) - len(_wrap(heading + " 1/9 (n/p: next/previous page):")) - 1
+        pages = menu.pages(max(MIN_PAGE, room - min(len(report), REPORT_CAP)))
+        page = 0
 
-        def show_all():
-            p("")
-            p(board_text(state, self.args.offence_up, viewer=team))
-            show_list()
+        def status() -> list[str]:
+            more = f" {page + 1}/{len(pages)} (n/p: next/previous page)" if len(pages) > 1 else ""
+            return _wrap(heading + more + ":")
 
-        def show_list():
-            p(f"Team {TEAM_NAMES[team]} (you) to act, {_phase_text(state)}. Your options:")
-            p(menu.text())
+        def show(with_report: bool = False) -> None:
+            lines = _fit(report, room - len(pages[page])) if with_report else []
+            for line in lines + board + status() + pages[page]:
+                self._print(line)
 
-        show_all()
+        show(with_report=True)
         while True:
             try:
                 text = self.input(f"team {TEAM_NAMES[team]}> ")
             except EOFError:
-                p("")
-                p("End of input: the game stops here.")
+                self._print("")
+                self._print("End of input: the game stops here.")
                 return None
             if text is None:
-                p("End of input: the game stops here.")
+                self._print("End of input: the game stops here.")
                 return None
             command = text.strip().lower()
             if command in ("?", "help", "h"):
-                p(HELP)
-                p(_direction_hint(state, team, self.args.offence_up))
+                self.say(HELP, _direction_hint(team, self.turned(state)))
                 continue
             if command == "board":
-                show_all()
+                show()
                 continue
             if command in ("list", "options", "ls"):
-                show_list()
+                for line in status() + pages[page]:
+                    self._print(line)
+                continue
+            if command in ("n", "next", "p", "prev", "previous"):
+                step_by = 1 if command in ("n", "next") else -1
+                if not 0 <= page + step_by < len(pages):
+                    self.say(f"There is no {'next' if step_by > 0 else 'previous'} page: the options have "
+                             f"{len(pages)} page{'' if len(pages) == 1 else 's'}.")
+                    continue
+                page += step_by
+                show()
+                continue
+            if command == "log":
+                lines = self.last_report or ["  (nothing has happened yet)"]
+                for line in _fit(lines, SCREEN_ROWS - 1):
+                    self._print(line)
                 continue
             if command in ("quit", "exit", "q"):
-                p("You quit.")
+                self._print("You quit.")
                 return None
             action, message = parse_choice(text, menu, state.legal[0])
             if action is None:
-                p(message)
+                self.say(message)
                 continue
             return action
 
     def play(self, seed: int) -> int:
-        p = self.print
         config = self.config
         state = init(1, seed=seed, config=config)
         for agent in self.seats:
             if agent is not None:
                 agent.reset(np.array([seed], dtype=np.uint64))  # any seed 0 .. 2**64 - 1
         if self.human is not None:
-            p(_direction_hint(state, self.human, self.args.offence_up) + " Type ? for help.")
+            self.pending.append(_direction_hint(self.human, self.turned(state)) + " Type ? for help.")
         else:
-            p(board_text(state, self.args.offence_up))
+            self.say(*self.pending)
+            self.pending = []
+            self.say(*self.board(state))
         while not (state.terminated[0] or state.truncated[0]):
             team = int(state.to_act[0])
             agent = self.seats[team]
@@ -529,7 +763,7 @@ class _Game:
             try:
                 after = step(state, np.array([action], dtype=np.int64), config=config)
             except IllegalActionError as err:  # an agent's bug: say so plainly
-                p(f"{self.names[team]} (team {TEAM_NAMES[team]}) chose an illegal action: {err}")
+                self.pending.append(f"{self.names[team]} (team {TEAM_NAMES[team]}) chose an illegal action: {err}")
                 self.final(state, stopped="The game cannot go on.")
                 return 1
             self.report(state, after, team, action)
@@ -541,20 +775,28 @@ class _Game:
         return 0
 
     def report(self, before, after, team: int, action: int) -> None:
-        p = self.print
+        """What an action did: printed with the board when watching; with a human, kept for the next screen,
+        a team's actions in a row on one line until something happens."""
         secret = (self.human is not None and team != self.human
                   and int(A.ACTION_KIND[action]) == A.KIND_SPECIAL and int(after.phase[0]) == SPECIALS_PICK)
         shown = "picks its special (secret until both have picked)" if secret else A.ACTION_NAMES[action]
         who = "you" if team == self.human else self.names[team]
-        p(f"  team {TEAM_NAMES[team]} ({who}): {shown}")
-        for line in _events(before, after, action):
-            p(f"    -> {line}")
+        events = [f"    -> {line}" for line in _events(before, after, action)]
         if int(before.phase[0]) == SPECIALS_PICK and int(after.phase[0]) != SPECIALS_PICK:
             specials = ", ".join(f"team {TEAM_NAMES[t]} {A.SPECIALS[int(after.special[0, t])]}"
                                  for t in (0, 1) if int(after.special[0, t]) >= 0)
-            p(f"    -> specials: {specials}")
+            events.append(f"    -> specials: {specials}")
         if self.human is None:
-            p(board_text(after, self.args.offence_up))
+            self.say(f"  team {TEAM_NAMES[team]} ({who}): {shown}", *events, *self.board(after))
+            return
+        if self._merge is not None and self._merge[0] == team:
+            self.pending[self._merge[1]] += f", {shown}"
+        else:
+            self.pending.append(f"  team {TEAM_NAMES[team]} ({who}): {shown}")
+            self._merge = (team, len(self.pending) - 1)
+        if events:
+            self.pending += events
+            self._merge = None
 
 
 def _phase_text(state) -> str:
@@ -752,21 +994,19 @@ def _run(argv, input_fn, print_fn, sleep_fn, error_fn, flush_fn) -> int:
     except AgentSpecError as err:
         error_fn(f"gridiron-play: error: {err}")
         return 2
-    for note in notes:
-        print_fn(note)
     seats = [None, None]
     names = ["", ""]
     seats[1 - human], names[1 - human] = opponent, opponent.name
     seats[human], names[human] = player, (player.name if player is not None else "you")
     specials = "with specials" if config.specials else "no specials"
     if args.watch:
-        print_fn(f"Gridiron: {names[0]} (team one, UPPER case) v {names[1]} (team two, lower case); "
-                 f"first to {config.target_score}, {specials}, seed {seed}.")
+        intro = [f"Gridiron: {names[0]} (team one, UPPER case) v {names[1]} (team two, lower case);",
+                 f"first to {config.target_score}, {specials}, seed {seed}."]
     else:
-        print_fn(f"Gridiron: you are team {TEAM_NAMES[human]} ({'UPPER' if human == 0 else 'lower'} case) "
-                 f"against {opponent.name}; first to {config.target_score}, {specials}, seed {seed}.")
+        intro = [f"Gridiron: you are team {TEAM_NAMES[human]} ({'UPPER' if human == 0 else 'lower'} case) "
+                 f"against {opponent.name};", f"first to {config.target_score}, {specials}, seed {seed}."]
     game = _Game(args, seats, names, None if args.watch else human, config, print_fn, input_fn, sleep_fn,
-                 flush_fn)
+                 flush_fn, intro=notes + intro)
     return game.play(seed)
 
 
