@@ -1,0 +1,137 @@
+"""Measure the search baseline (agents.search.SearchAgent): its win rate against the heuristic, the panel
+(agents.panel.PANEL) and the shipped bot at a few budgets, and its decisions per second; the README's
+"The search baseline" table.
+
+    python benchmarks/search_table.py --budgets 4 16 --games 8 --target 14 --out runs/search
+    python benchmarks/search_table.py --budgets 4 --opponents heuristic bot --games 20
+
+Every pair plays ``--games`` (even) full games with ``train.tournament.run_tournament``: ``games / 2``
+deals, each played from both sides from the same engine seed, so seats and coin tosses are balanced; a
+truncated game counts half a win. Each pair is written to ``--out``/rows.jsonl as soon as it is done (the
+runs are long). Decisions per second: the searching agent's decisions (every game it acts in, searched or
+not) over the seconds spent in its ``act``, in batches of ``games`` games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script from anywhere
+    sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+from agents.bot import BotAgent  # noqa: E402
+from agents.heuristic import HeuristicAgent  # noqa: E402
+from agents.panel import PANEL  # noqa: E402
+from agents.search import SearchAgent  # noqa: E402
+from gridiron_env.config import GameConfig  # noqa: E402
+from train.tournament import run_tournament  # noqa: E402
+
+DEFAULT_BOT = ROOT / "gridiron_env" / "data" / "bot.npz"
+
+
+class _Timed:
+    """Wraps an agent; adds up the seconds spent in its ``act`` and the decisions (games acted in)."""
+
+    def __init__(self, agent):
+        self.agent, self.name, self.seconds, self.decisions = agent, agent.name, 0.0, 0
+
+    def reset(self, seeds):
+        self.agent.reset(seeds)
+
+    def act(self, state, config=None, games=None):
+        start = time.perf_counter()
+        out = self.agent.act(state, config, games=games)
+        self.seconds += time.perf_counter() - start
+        idx = np.arange(state.batch_size) if games is None else np.asarray(games)
+        self.decisions += int(((state.to_act[idx] >= 0) & state.legal[idx].any(axis=1)).sum())
+        return out
+
+
+def opponent(name: str, bot_path):
+    if name == "heuristic":
+        return HeuristicAgent()
+    if name == "bot":
+        return BotAgent.load(bot_path, name="bot")
+    if name in PANEL:
+        return PANEL[name]()
+    raise ValueError(f"unknown opponent {name!r}: use heuristic, bot or one of {sorted(PANEL)}")
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson interval of a win rate."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def measure(budget: int, opp: str, games: int, seed: int, config: GameConfig, bot_path) -> dict:
+    search = _Timed(SearchAgent(rollouts=budget))
+    other = opponent(opp, bot_path)
+    start = time.perf_counter()
+    result = run_tournament({search.name: search, opp: other}, games, config=config, seed=seed, batch_size=games)
+    seconds = time.perf_counter() - start
+    mine = result.team_agent[np.arange(result.winner.size), np.clip(result.winner, 0, 1)] == 0
+    wins = float((mine & (result.winner >= 0)).sum()) + 0.5 * float((result.winner < 0).sum())
+    lo, hi = wilson(wins, games)
+    r = np.arange(result.winner.size)
+    margin = (result.score[r, np.argmin(result.team_agent, axis=1)]
+              - result.score[r, np.argmax(result.team_agent, axis=1)]).mean()
+    return {"budget": budget, "opponent": opp, "games": games, "wins": wins, "win_rate": wins / games,
+            "lo": lo, "hi": hi, "mean_margin": float(margin), "decisions": search.decisions,
+            "searched": search.agent.searched, "act_seconds": search.seconds,
+            "decisions_per_second": search.decisions / max(search.seconds, 1e-9), "seconds": seconds,
+            "target_score": config.target_score}
+
+
+def to_markdown(rows: list[dict]) -> str:
+    lines = ["| agent | opponent | games | win rate (95% CI) | mean margin | decisions/s |",
+             "|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| search:{r['budget']} | {r['opponent']} | {r['games']} | {r['win_rate']:.0%} "
+                     f"({r['lo']:.0%}-{r['hi']:.0%}) | {r['mean_margin']:+.1f} | {r['decisions_per_second']:.1f} |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--budgets", type=int, nargs="+", default=[4, 16], help="rollouts per candidate to measure")
+    p.add_argument("--opponents", nargs="+", default=["heuristic", "bot", *PANEL],
+                   help="heuristic, bot and/or panel names (default: all)")
+    p.add_argument("--games", type=int, default=8, help="games per pair (even)")
+    p.add_argument("--target", type=int, default=14, help="target score of the games")
+    p.add_argument("--seed", type=int, default=2024, help="tournament seed")
+    p.add_argument("--bot", default=str(DEFAULT_BOT), help="bot file for the 'bot' opponent")
+    p.add_argument("--out", default="runs/search", help="directory for rows.jsonl and table.md")
+    args = p.parse_args(argv)
+    if args.games < 2 or args.games % 2:
+        p.error("--games must be an even number >= 2")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    config = GameConfig(target_score=args.target)
+    rows = []
+    for budget in args.budgets:
+        for opp in args.opponents:
+            row = measure(budget, opp, args.games, args.seed, config, args.bot)
+            rows.append(row)
+            with open(out / "rows.jsonl", "a") as f:
+                f.write(json.dumps(row) + "\n")
+            print(to_markdown([row]).splitlines()[-1], f"({row['seconds']:.0f} s)", flush=True)
+    (out / "table.md").write_text(to_markdown(rows) + "\n")
+    print(to_markdown(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
