@@ -10,8 +10,8 @@ Usage::
 Options:
 
 - ``--opponent SPEC``: who plays the other team: ``bot`` (the shipped bot, ``gridiron_env/data/bot.npz``),
-  ``bot:PATH`` (a ``.npz`` bot file), ``heuristic`` or ``random``. Default: the shipped bot when its file
-  exists and loads, else the heuristic. ``--temperature T`` makes a bot sample (0 = its best action).
+  ``bot:PATH`` (a ``.npz`` bot file), ``heuristic``, ``search[:ROLLOUTS]`` (agents.search) or ``random``.
+  Default: the shipped bot when its file exists and loads, else the heuristic. ``--temperature T`` makes a bot sample (0 = its best action).
 - ``--team one|two|random``: the team you play (team one is shown in UPPER case and attacks up the board).
 - ``--watch``: no human: ``--player SPEC`` (default: the same kind as the opponent) takes your seat;
   ``--delay SECONDS`` pauses after every action (default 0).
@@ -103,7 +103,8 @@ def _parser() -> _Parser:
                 description="Play Gridiron against a bot in the terminal, or watch a game.")
     p.add_argument("-h", "--help", action="store_true", help="show this help and exit")
     p.add_argument("--opponent", default=None,
-                   help="bot | bot:PATH | heuristic | random (default: the shipped bot if present, else heuristic)")
+                   help="bot | bot:PATH | heuristic | search[:ROLLOUTS] | random (default: the shipped bot if present, "
+                        "else heuristic)")
     p.add_argument("--team", default="one", choices=("one", "two", "random"), help="the team you play")
     p.add_argument("--watch", action="store_true", help="watch --player against --opponent (no human)")
     p.add_argument("--player", default=None, help="in --watch, who plays your seat (default: like the opponent)")
@@ -154,13 +155,20 @@ def make_agent(spec: str | None, temperature: float = 0.0, notes: list | None = 
         from agents.heuristic import HeuristicAgent
 
         return HeuristicAgent()
+    if kind == "search":
+        from agents.search import make_search_agent
+
+        try:
+            return make_search_agent(path)
+        except ValueError as err:
+            raise AgentSpecError(str(err)) from None
     if kind == "bot":
         if not path.strip():
             if not SHIPPED_BOT.is_file():
                 raise AgentSpecError(f"no shipped bot at {SHIPPED_BOT}; give a file (bot:PATH) or use heuristic")
             return _load_bot(SHIPPED_BOT, temperature, level)
         return _load_bot(Path(path.strip()).expanduser(), temperature, level)
-    raise AgentSpecError(f"unknown agent {spec!r}: use bot, bot:PATH, heuristic or random")
+    raise AgentSpecError(f"unknown agent {spec!r}: use bot, bot:PATH, heuristic, search[:ROLLOUTS] or random")
 
 
 def _load_bot(path: Path, temperature: float, level: str | None = None):

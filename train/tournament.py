@@ -52,7 +52,8 @@ Command line::
     python -m train.tournament --agents random heuristic bot:path/to/bot.npz@0.5 --games 100 --seed 0 \\
         --out runs/tournament
 
-Agent specs: ``random``, ``heuristic[:SPECIAL]``, ``first`` (always the first legal action), ``bot:PATH``
+Agent specs: ``random``, ``heuristic[:SPECIAL]``, ``first`` (always the first legal action),
+``search[:ROLLOUTS]`` (Monte-Carlo search over the engine, ``agents.search``), ``bot:PATH``
 or ``bot:PATH@TEMPERATURE`` (a numpy ``.npz`` bot; temperature 0 = best action), ``onnx:PATH`` (an
 exported ONNX bot, needs onnxruntime); prefix ``NAME=`` to name an agent (``strong=bot:b.npz``).
 """
@@ -152,6 +153,10 @@ def make_agent(spec: str):
             agent.name = f"heuristic:{arg}"
     elif kind == "first" and not arg:
         agent = FirstLegalAgent()
+    elif kind == "search":
+        from agents.search import make_search_agent
+
+        agent = make_search_agent(arg)
     elif kind == "bot" and arg:
         from agents.bot import BotAgent
 
@@ -172,7 +177,7 @@ def make_agent(spec: str):
         agent = OnnxAgent(arg, name=f"onnx:{Path(arg).stem}")
     else:
         raise ValueError(f"unknown agent spec {spec!r}: use random, heuristic[:SPECIAL], first, "
-                         "bot:PATH[@TEMPERATURE] or onnx:PATH, optionally prefixed NAME=")
+                         "search[:ROLLOUTS], bot:PATH[@TEMPERATURE] or onnx:PATH, optionally prefixed NAME=")
     if name:
         agent.name = name
     return agent
@@ -704,7 +709,7 @@ def _render_plot(result: TournamentResult) -> np.ndarray:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m train.tournament", description="Round-robin tournament of Gridiron agents.",
-        epilog="Agent specs: random, heuristic[:SPECIAL], first, bot:PATH[@TEMPERATURE], onnx:PATH; "
+        epilog="Agent specs: random, heuristic[:SPECIAL], first, search[:ROLLOUTS], bot:PATH[@TEMPERATURE], onnx:PATH; "
                "prefix NAME= to name one.")
     parser.add_argument("--agents", nargs="+", required=True, metavar="SPEC")
     parser.add_argument("--games", type=int, default=100, help="games per pair (even; default 100)")
