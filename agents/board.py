@@ -10,14 +10,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gridiron_env.core import actions as A
+from gridiron_env.core import rules
 from gridiron_env.core.geometry import (
-    DIAGONAL, DISTANCE, FRAME_ROW, N_DIRECTIONS, N_LANES, N_ROWS, N_SQUARES, NEIGHBOUR, SQUARE_LANE, SQUARE_ROW,
+    DISTANCE, FRAME_ROW, N_DIRECTIONS, N_LANES, N_ROWS, N_SQUARES, NEIGHBOUR, SQUARE_LANE, SQUARE_ROW,
 )
 from gridiron_env.core.state import State
 
 BIG = 999  # "out of reach"
 DIRECTIONS = np.arange(N_DIRECTIONS)
-STEP_COST = np.where(DIAGONAL, 2, 1).astype(np.int64)  # rule 13
+STEP_COST = rules.MOVE_COST.astype(np.int64)  # rule 13: 1 straight, 2 diagonal
 _SLOTS = np.arange(11)
 
 
@@ -116,7 +117,7 @@ def side_of(s: State) -> Side:
 
 def qb_mult(s: State, slot: np.ndarray) -> np.ndarray:
     """2 for the quarterback unless his team took Speedy QB, else 1 (rule 13)."""
-    speedy = s.special[np.arange(s.batch_size), s.offence.astype(np.int64)] == A.SPEEDY_QB
+    speedy = rules.speedy_qb(s, np.arange(s.batch_size))
     slot = np.asarray(slot)
     speedy = speedy.reshape((-1,) + (1,) * (slot.ndim - 1))
     return np.where((slot == 0) & ~speedy, 2, 1)

@@ -26,19 +26,18 @@ unless said otherwise):
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from gridiron_env.config import GameConfig
 from gridiron_env.core import actions as A
+from gridiron_env.core import rules
 from gridiron_env.core.engine import pass_dice
 from gridiron_env.core.formations import DEFENCE_FORMATIONS, OFFENCE_FORMATIONS
 from gridiron_env.core.geometry import (
-    DEFENDED_END_ZONE, DISTANCE, END_ZONE_DEPTH, FRAME_ROW, N_DIRECTIONS, N_LANES, N_ROWS, NEIGHBOUR,
+    DEFENDED_END_ZONE, DISTANCE, FRAME_ROW, N_DIRECTIONS, N_LANES, N_ROWS, NEIGHBOUR,
     SCORING_END_ZONE, SQUARE_LANE, SQUARE_ROW,
 )
-from gridiron_env.core.odds import COMPLETION_TABLE, field_goal_chance, paper_field_goal_chance
+from gridiron_env.core.odds import COMPLETION_TABLE
 from gridiron_env.core.state import (
     DEFENCE_FORMATION, KICK_DECISION, OFFENCE_FORMATION, PLAY, SCRAMBLE, SPECIALS_PICK, State,
 )
@@ -59,9 +58,8 @@ __all__ = [
 
 OFF = {name: i for i, name in enumerate(OFFENCE_FORMATIONS)}
 DEF = {name: i for i, name in enumerate(DEFENCE_FORMATIONS)}
-ELIGIBLE = np.ones(11, dtype=bool)
-ELIGIBLE[1:6] = False  # interior linemen never take a forward pass (rule 18)
-STEP_COST = np.array([1, 2] * 4, dtype=np.int64)  # N, NE, E, ... : 1 straight, 2 diagonal (rule 13)
+ELIGIBLE = rules.ELIGIBLE_RECEIVER  # interior linemen never take a forward pass (rule 18)
+STEP_COST = rules.MOVE_COST.astype(np.int64)  # N, NE, E, ... : 1 straight, 2 diagonal (rule 13)
 FORWARD = (7, 0, 1)  # NW, N, NE in the team's frame
 MOVE, PUSH, GAP, SHOVE = 0, 1, 2, 3  # kinds of a carrier's first action (SHOVE: a push that shoves a defender)
 
@@ -93,22 +91,9 @@ def points_needed(s: State, config: GameConfig) -> np.ndarray:
 
 def field_goal_chances(los_frame_row, config: GameConfig) -> np.ndarray:
     """Chance a field goal from an LOS on ``los_frame_row`` (offence frame) is good, for the config's kick
-    mode (0 out of range)."""
-    table = _field_goal_table(config.kick_mode, float(config.paper_answer_chance))
-    return table[np.clip(np.asarray(los_frame_row, dtype=np.int64), 0, N_ROWS - 1)]
-
-
-@lru_cache(maxsize=64)
-def _field_goal_table(kick_mode: str, answer_chance: float) -> np.ndarray:
-    """[30] the field-goal chance by the LOS frame row (read-only)."""
-    table = np.zeros(N_ROWS)
-    for row in range(END_ZONE_DEPTH, N_ROWS):
-        yards = 4 * (row - END_ZONE_DEPTH + 1) + 17
-        if yards <= 80:
-            table[row] = (paper_field_goal_chance(yards, answer_chance) if kick_mode == "paper"
-                          else field_goal_chance(yards))
-    table.setflags(write=False)
-    return table
+    mode (0 out of range): the engine's own table (``core.rules.field_goal_chance_for_row``)."""
+    return rules.field_goal_chance_for_row(np.clip(np.asarray(los_frame_row, dtype=np.int64), 0, N_ROWS - 1),
+                                           config)
 
 
 def punt_rows(s: State, config: GameConfig, short_of_goal: int = 3) -> np.ndarray:
@@ -146,8 +131,7 @@ def carrier_options(s: State, side: Side):
     gap_id = A.GAP_BASE + np.broadcast_to(np.arange(5), (m, 5))
     gap_ok = s.legal[r[:, None], gap_id]
     gap_to = 2 * s.player_square[:, 1:6].astype(np.int64) - csq[:, None]
-    speedy = qb_mult(s, np.zeros(m, dtype=np.int64)) == 1
-    gap_cost = np.broadcast_to(np.where((carrier == 0) & ~speedy, 6, 4)[:, None], (m, 5))
+    gap_cost = np.broadcast_to(rules.gap_cost(s, r, carrier)[:, None], (m, 5))  # the engine's own (rule 17)
     squares = np.concatenate([np.where(move_ok, move_to, -1), np.where(push_ok, push_to, -1),
                               np.where(gap_ok, gap_to, -1)], axis=1)
     costs = np.concatenate([move_cost, push_cost, gap_cost], axis=1).astype(np.int64)
