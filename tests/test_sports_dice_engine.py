@@ -13,7 +13,7 @@ import gridiron_env.sports_dice as sd
 from gridiron_env.sports_dice import actions as A
 from gridiron_env.sports_dice import engine
 from gridiron_env.sports_dice.render import (
-    BALL, BAR_PX, CHIP_COLOUR, DICE_LEFT, DIE_PX, FIELD_PX, MARK, TARGET, TEAM_COLOURS, WIDTH, render_ansi,
+    BALL, BAR_PX, CHIP_COLOUR, DICE_LEFT, DIE_PX, FIELD_PX, LINE, MARK, TARGET, TEAM_COLOURS, WIDTH, render_ansi,
     render_rgb, yard_column,
 )
 from gridiron_env.sports_dice.state import CHIP, GAME_OVER, OFFENCE_SYMBOLS, DEFENCE_SYMBOLS
@@ -408,6 +408,8 @@ def test_rgb_ball_the_50_and_the_chip(offence):
             assert abs(target_cols.mean() - yard_column(50)) <= 1
         else:
             assert target_cols.size == 0  # the 50 is drawn as the target only while it is one
+        fifty = img[BAR_PX + 2, yard_column(50) - 2:yard_column(50) + 2]
+        assert (fifty == np.array(TARGET if position < 50 else LINE, np.uint8)).all(axis=1).sum() >= 3
         holder = 0 if other == "one" else 1
         bar = img[:BAR_PX]
         assert (bar == np.array(CHIP_COLOUR, np.uint8)).all(axis=2).any()
@@ -433,7 +435,8 @@ def test_rgb_dice_with_the_winning_play_marked_and_ansi():
     assert "one offence dice: [20] TD [20] [20] FG [20]  (count 4)" in text
     assert "two defence dice: NG NG SK SK TO P6  (count 2)" in text and "offence dice win: play 20" in text
     strip = text.splitlines()[2]
-    assert strip.startswith("[1]") and strip.endswith("[2]") and strip[3:-3][12] == "o" and "|" not in strip
+    assert strip.startswith("[1]") and strip.endswith("[2]") and strip[3:-3][12] == "o"
+    assert strip[3:-3][10] == ":" and "|" not in strip  # the 50 is no longer the target
     tie = sd.step(make(), np.array([A.ROLL]),
                   chance=sd.ScriptedChance([roll("10 10 20 20 FG TD", "NG NG SK SK TO P6")]))
     assert "counts tied: the chip holder decides" in render_ansi(tie) and "to act: two" in render_ansi(tie)

@@ -2,9 +2,9 @@
 
 Both draw the field in a fixed frame: team one defends the left goal line and attacks to the right. The
 picture has a bar with the score, the Power Chip holder and the situation (the team with the ball, the
-down, the series target), the field strip (end zones, a line every 10 yards, the 50 drawn in the target
-colour while it is the target, the ball), and under it both sides' dice of the last roll with the dice of
-the winning play marked.
+down, the series target), the field strip (end zones, a line every 10 yards, the 50 drawn wide, in the
+target colour while it is the target, the ball), and under it both sides' dice of the last roll with the
+dice of the winning play marked.
 """
 
 from __future__ import annotations
@@ -149,9 +149,8 @@ def render_rgb(state: State, game: int = 0) -> np.ndarray:
     for yard in range(0, 101, 10):
         x = yard_column(yard)
         field[:, max(x - 1, 0):x + 1] = LINE
-    if int(s.target[g]) == MIDFIELD:
-        x = yard_column(50)
-        field[:, x - 2:x + 2] = TARGET
+    x = yard_column(50)  # the 50: always drawn wide, in the target colour while it is the target
+    field[:, x - 2:x + 2] = TARGET if int(s.target[g]) == MIDFIELD else LINE
     bx = yard_column(absolute_yard(s, g, s.position[g]))
     fy, fx = np.mgrid[0:FIELD_PX, 0:WIDTH]
     cy = FIELD_PX // 2
@@ -192,16 +191,15 @@ def render_rgb(state: State, game: int = 0) -> np.ndarray:
 
 def render_ansi(state: State, game: int = 0) -> str:
     """A text picture of one game: the status, the field strip (21 cells of 5 yards, team one's goal line
-    on the left: ``o`` the ball, ``|`` the 50 while it is the target, ``>`` / ``<`` the attacking
-    direction), then the last roll (the dice of the winning play in brackets)."""
+    on the left: ``o`` the ball, the 50 ``|`` while it is the target and ``:`` after, ``>`` / ``<`` the
+    attacking direction), then the last roll (the dice of the winning play in brackets)."""
     g = int(game)
     if not (0 <= g < state.batch_size):
         raise ValueError(f"game {game!r} is outside 0..{state.batch_size - 1}")
     top, bottom = status_lines(state, g)
     cells = ["."] * 21
     cells[0] = cells[20] = "G"
-    if int(state.target[g]) == MIDFIELD:
-        cells[10] = "|"
+    cells[10] = "|" if int(state.target[g]) == MIDFIELD else ":"
     cells[absolute_yard(state, g, state.position[g]) // 5] = "o"
     arrow = ">" if int(state.offence[g]) == 0 else "<"
     phase = PHASE_NAMES[int(state.phase[g])]
