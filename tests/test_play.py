@@ -17,7 +17,7 @@ from agents import play
 from agents.bot import Bot
 from agents.play import build_menu, main, parse_choice
 from gridiron_env.config import GameConfig
-from gridiron_env.core import NUM_ACTIONS, action_id, action_name, init, pass_price, step
+from gridiron_env.core import NUM_ACTIONS, CounterChance, action_id, action_name, init, pass_price, step
 from gridiron_env.core.actions import THROW_BASE
 from gridiron_env.core.geometry import N_SLOTS
 from gridiron_env.core.observe import FEATURE_LAYOUT, FEATURES_SIZE
@@ -543,3 +543,234 @@ def test_seeds_outside_0_to_2_64_minus_1_get_an_argparse_error(seed):
     assert t.text.startswith("usage: gridiron-play")
     assert f"gridiron-play: error: argument --seed: must be from 0 to 2**64 - 1 = {2**64 - 1}, got {seed}" in t.text
     assert t.prompts == []
+
+
+# ------------------------------------------------------------------------------------------ the 100 x 40 screen
+
+class Screens(Terminal):
+    """A Terminal that also cuts the output into screens: everything printed between two answers (the
+    prompt that asks ends its screen)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.screens: list[list[str]] = [[]]
+
+    def print(self, *args, **kwargs):
+        super().print(*args, **kwargs)
+        self.screens[-1].extend(" ".join(str(a) for a in args).split("\n"))
+
+    def input(self, prompt=""):
+        self.screens[-1].append(prompt)
+        self.screens.append([])
+        return super().input(prompt)
+
+
+def assert_fits(screens):
+    for k, screen in enumerate(screens):
+        assert len(screen) <= play.SCREEN_ROWS == 40, (k, len(screen), "\n".join(screen))
+        wide = [line for line in screen if len(line) > play.SCREEN_COLUMNS]
+        assert not wide and play.SCREEN_COLUMNS == 100, (k, wide)
+
+
+@pytest.mark.parametrize("argv, then, seed, expected", [
+    (["--opponent", "random", "--target", "3", "--seed", "0", "--team", "one"], "random", 0,
+     ["play on or kick", "] punt 1", "] field goal  (", "special:  [1]", "Your options 1/"]),
+    (["--opponent", "random", "--target", "3", "--seed", "4", "--team", "two"], "random", 4,
+     ["to act, fumble scramble", "fumble: ball hidden", "(tackle)"]),  # a blind scramble
+    (["--opponent", "heuristic", "--target", "7", "--seed", "3", "--team", "two", "--no-specials"], "random", 1,
+     []),
+    (["--opponent", "heuristic", "--target", "3", "--seed", "5", "--team", "one"], "first", 0, []),
+], ids=["kicks", "scramble", "heuristic-two", "first-options"])
+def test_every_screen_of_a_game_fits_100_columns_by_40_rows(argv, then, seed, expected):
+    t = Screens(then=then, seed=seed)
+    assert run(argv, t) == 0
+    assert "Final score: one" in t.text and len(t.screens) >= 10
+    assert_fits(t.screens)
+    asked = [s for s in t.screens if s and s[-1].endswith("> ")]
+    assert all(any(line.startswith("score one ") for line in s) for s in asked)  # each turn shows the board
+    for text in expected:
+        assert text in t.text, text
+
+
+def test_commands_and_bad_input_screens_fit_too():
+    script = ["?", "board", "list", "log", "n", "n", "n", "p", "p", "p", "p", "x" * 300, "move qb", "999"]
+    t = Screens(script=["4", "1", "1"] + script + script, then="random", seed=2)
+    assert run(["--opponent", "heuristic", "--target", "3", "--seed", "2"], t) == 0
+    assert_fits(t.screens)
+    assert "How to play" in t.text and "There is no previous page" in t.text
+
+
+def test_screens_through_real_stdin_fit():
+    """The command itself, answers piped in: every screen (the output between two prompts) fits."""
+    proc = shell("--opponent random --target 3 --seed 4 --team two", stdin=b"1\n" * 400)
+    no_traceback(proc)
+    assert proc.returncode == 0
+    screens = [s.split("\n") for s in proc.stdout.decode().split("team two> ")]
+    assert len(screens) > 50 and "Final score" in screens[-1][-3] + screens[-1][-2]
+    assert_fits(screens)
+
+
+def test_options_are_paged_with_n_and_p_and_numbers_are_those_of_the_whole_list():
+    s, config = _play_state(3)
+    menu = build_menu(s, config)
+    for size in (2, 3, 7, 15, 40):
+        pages = menu.pages(size)
+        assert [line for page in pages for line in page] == menu.lines  # every line once, in order
+        assert all(1 <= len(page) <= size for page in pages)
+        for group in menu.groups:  # a group that fits on a page is never split
+            if len(group) <= size:
+                assert any(all(line in page for line in group) for page in pages)
+    # in the game: answer "1" until the options take pages; then n to the last page (the numbers go on), p
+    # back to the first, p once more (answered), then the last number of the last page, typed on page 1
+    t = PagingTerminal()
+    assert run(["--opponent", "random", "--no-specials", "--seed", "3", "--team", "one", "--target", "3"], t) == 0
+    assert t.paged is not None, "no screen with paged options"
+    k, n = t.paged, t.pages
+    shown = [[int(x) for line in t.screens[k + i] for x in NUMBER.findall(line)] for i in range(n)]
+    for i in range(n):
+        assert any(f"Your options {i + 1}/{n}" in line for line in t.screens[k + i])
+        if i:
+            assert min(shown[i]) == max(shown[i - 1]) + 1  # page i + 1 goes on where page i stopped
+    assert any(f"Your options 1/{n}" in line for line in t.screens[k + 2 * n - 2])  # back on page 1
+    assert t.screens[k + 2 * n - 1][0].startswith("There is no previous page")
+    answered = t.screens[k + 2 * n]  # the last page's last number, typed on page 1: taken
+    assert answered[0].startswith("  team one (you): ") and "not on the list" not in "\n".join(answered)
+    assert_fits(t.screens)
+
+
+class PagingTerminal(Screens):
+    """Answers 1 until a screen's options take pages, then turns them all (n ... p ... p) and answers the
+    last number of the last page; then quits."""
+
+    def __init__(self):
+        super().__init__(then=None)
+        self.paged = self.pages = None
+        self.plan: list[str] = []
+
+    def input(self, prompt=""):
+        screen = self.screens[-1]
+        m = re.search(r"Your options 1/(\d+)", "\n".join(screen))
+        if self.paged is None and m:
+            self.paged, self.pages = len(self.screens) - 1, int(m.group(1))
+            self.plan = ["n"] * (self.pages - 1) + ["p"] * (self.pages - 1) + ["p", "last"]
+        if self.plan:
+            answer = self.plan.pop(0)
+            if answer == "last":
+                last_page = self.screens[self.paged + self.pages - 1]
+                answer = str(max(int(x) for line in last_page for x in NUMBER.findall(line)))
+            self.script = [answer]
+        else:
+            self.script = ["quit" if self.paged is not None else "1"]
+        return super().input(prompt)
+
+
+# ------------------------------------------------------------------------------------------ tackles
+
+MARKED = re.compile(r"\[(\d+)\] (?:N|NE|E|SE|S|SW|W|NW) \(tackle\)")
+
+
+class DrawLog(CounterChance):
+    """The engine's own dice, noting which games of the batch draw the chance named ``what``."""
+
+    def __init__(self, what: str):
+        self.what, self.games = what, set()
+
+    def draw(self, state, games, high, count, what=""):
+        if what == self.what:
+            self.games |= {int(g) for g in np.asarray(games).reshape(-1)}
+        return super().draw(state, games, high, count, what)
+
+
+def test_tackles_are_marked_exactly_when_the_engine_says_the_move_tackles():
+    """Every legal move of many play positions is stepped (all at once, a batch of copies) with a chance
+    source that notes the engine's draws: the engine tackles exactly when it draws its "tackle fumble"
+    chance (rule 15: every tackle may fumble). The menu marks exactly those moves."""
+    config = GameConfig()
+    checked = tackles = 0
+    for seed in range(2):
+        rng = np.random.default_rng(seed)
+        s = init(1, seed=seed, config=config)
+        while not (s.terminated[0] or s.truncated[0]) and int(s.steps[0]) < 500:
+            if s.phase[0] == PLAY:
+                menu = build_menu(s, config)
+                marked = {menu.ids[int(k) - 1] for line in menu.lines for k in MARKED.findall(line)}
+                assert marked == set(play.tackle_moves(s).tolist())
+                moves = np.array([a for a in np.flatnonzero(s.legal[0]) if action_name(a).startswith("move ")])
+                if moves.size:
+                    log = DrawLog("tackle fumble")
+                    step(s.take(np.zeros(moves.size, dtype=np.int64)), moves, config=config, chance=log)
+                    engine = {int(moves[g]) for g in log.games}
+                    assert marked == engine, (seed, [action_name(a) for a in marked ^ engine])
+                    checked += moves.size
+                    tackles += len(engine)
+            s = step(s, np.array([rng.choice(np.flatnonzero(s.legal[0]))]), config=config)
+    assert checked > 20000 and tackles > 20, (checked, tackles)
+
+
+# ------------------------------------------------------------------------------------------ the turned board
+
+def _board_rows(screen):
+    """The row numbers of a screen's board lines, top to bottom (a folded run counts its first row)."""
+    rows = []
+    for line in screen:
+        m = re.match(r"^(\d\d| \d) [.:A-Za-z*]", line) or re.match(r"^   ~~ rows (\d+)-", line)
+        if m:
+            rows.append(int(m.group(1)))
+    return rows
+
+
+@pytest.mark.parametrize("extra, turned", [([], True), (["--no-turn"], False)])
+def test_team_twos_board_is_turned_so_it_drives_up(extra, turned):
+    """Playing team two, the board is turned (row 30 at the top, lane 18 on the left) on offence and on
+    defence alike, unless --no-turn; team one's never is."""
+    seen = set()
+    t = Screens(then="first")
+    run(["--opponent", "heuristic", "--team", "two", "--target", "3", "--seed", "6", "--no-specials", *extra], t)
+    for screen in t.screens:
+        rows = _board_rows(screen)
+        if len(rows) < 3 or not screen[-1].startswith("team two"):
+            continue
+        offence = re.search(r"offence team (one|two)", "\n".join(screen)).group(1)
+        seen.add(offence)
+        assert rows == sorted(rows, reverse=turned), rows
+        ruler = [line for line in screen if re.match(r"^   [ 0-9]+$", line)]
+        assert ruler[0].startswith("   8 7 6 5" if turned else "   1 2 3 4")
+    assert seen == {"one", "two"}
+    hint = "N is up the board (toward rows 28-30)" if turned else "N is down the board (toward rows 28-30)"
+    assert hint in t.text
+    t = Screens(then="first")
+    run(["--opponent", "heuristic", "--team", "one", "--target", "3", "--seed", "6", "--no-specials"], t)
+    boards = [_board_rows(s) for s in t.screens if len(_board_rows(s)) >= 3]
+    assert boards and all(rows == sorted(rows) for rows in boards)
+
+
+def test_the_compact_board_shows_every_player_the_carrier_and_both_lines():
+    for seed in range(6):
+        s, _ = _play_state(seed)
+        for turned in (False, True):
+            lines = play.board_lines(s, turned, viewer=int(s.to_act[0]))
+            board = [line for line in lines if re.match(r"^(\d\d| \d) ", line)]
+            cells = "".join(line[3:39] for line in board)
+            assert sum(ch.isalpha() for ch in cells) == int((s.player_square[0] >= 0).sum())
+            assert cells.count("@") == 1
+            los = [line for line in board if "< LOS" in line]
+            gain = [line for line in board if "< gain" in line]
+            assert len(los) == 1 and int(los[0][:2]) == int(s.los_row[0]) + 1
+            assert len(gain) == 1 and int(gain[0][:2]) == int(s.line_to_gain[0]) + 1
+            shown = {int(line[:2]) for line in board}
+            folded = [tuple(map(int, m)) for line in lines for m in re.findall(r"~~ rows (\d+)-(\d+)", line)]
+            for a, b in folded:  # folded rows are empty ones, never a shown row
+                assert not shown & set(range(min(a, b), max(a, b) + 1))
+                assert not (s.player_square[0] // 18 + 1 == np.arange(min(a, b), max(a, b) + 1)[:, None]).any()
+            assert len(shown) + sum(abs(a - b) + 1 for a, b in folded) == 30
+
+
+def test_the_hidden_ball_of_a_blind_scramble_is_shown_on_no_screen():
+    t = Screens(then="random", seed=4)
+    assert run(["--opponent", "random", "--target", "3", "--seed", "4", "--team", "two"], t) == 0
+    hidden = [s for s in t.screens if any("fumble: ball hidden" in line for line in s)]
+    assert hidden and any(s[-1] == "team two> " and any("fumble scramble" in line for line in s) for s in hidden)
+    for screen in hidden:
+        rows = [line for line in screen if re.match(r"^(\d\d| \d) [.:A-Za-z]", line)]
+        assert rows and not any("*" in line[3:39] for line in rows)
+        assert not re.search(r"ball lies loose at|\* ", "\n".join(line for line in screen if "->" in line))
