@@ -29,7 +29,7 @@ from .state import FIELDS, PHASE_NAMES, SYMBOL_NAMES, State, mirror_state
 # whichever way the module was first imported.
 _LAZY = {"Solution": ".solve", "PolicyValue": ".solve", "exact_win_probability": ".solve",
          "load_solution": ".solve", "OptimalAgent": ".agents", "RandomAgent": ".agents",
-         "FixedAgent": ".agents", "play_games": ".agents"}
+         "FixedAgent": ".agents", "play_games": ".agents", "ObservationAgent": ".agents"}
 
 
 class _CallableSolveModule(types.ModuleType):
@@ -89,5 +89,5 @@ __all__ = [
     "legal_action_mask", "mirror_state", "observation_markdown", "observe", "recompute_legal", "render_ansi",
     "render_rgb", "roll_tables", "roll_value", "step", "to_diagram",
     "solve", "Solution", "PolicyValue", "exact_win_probability", "load_solution", "OptimalAgent", "RandomAgent",
-    "FixedAgent", "play_games",
+    "FixedAgent", "play_games", "ObservationAgent",
 ]
