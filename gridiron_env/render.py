@@ -24,6 +24,12 @@ What is drawn follows the rulebook ("The field", "The line"):
   snap of the current down), the field is turned a half turn so the offence attacks up the picture.
   Busts, badges and digits stay upright; only their squares move.
 
+Banners: given the position one step earlier (``previous=``; the State keeps no record of the last play),
+the frame wears a banner across the middle of the field for what that step did (by default touchdowns,
+interceptions, fumbles and first downs; the events are :func:`gridiron_env.events.play_events`, the same
+ones the web game's video captions), gold text on a dark band edged in the colour of the team it is
+good for.
+
 A status bar over the field shows the score (team one's colour swatch left, team two's right, a small ball
 beside the team on offence, a white bar under the team to act), the down and distance, the die points
 (team one - team two) and ``OT`` in overtime. Frame size: ``FRAME_SHAPE`` (642 x 420 x 3) whatever the
@@ -44,7 +50,7 @@ from .core.geometry import (
 from .core.state import GAME_OVER, PHASE_NAMES, SCRAMBLE
 
 __all__ = [
-    "BALL_BROWN", "DEFAULT_COLOURS", "FIELD_BOX", "FRAME_SHAPE", "GLOW_RED", "HELMET_COLOURS", "LOS_BLUE",
+    "BALL_BROWN", "BANNER_H", "BANNER_KINDS", "DEFAULT_COLOURS", "banner_box", "banner_of", "draw_banner", "text_mask", "FIELD_BOX", "FRAME_SHAPE", "GLOW_RED", "HELMET_COLOURS", "LOS_BLUE",
     "LINE_MODES", "RENDER_MODES", "Renderer", "SQUARE_PX", "YELLOW", "position_group", "render_ansi",
     "render_rgb", "save_png", "square_box",
 ]
@@ -177,6 +183,16 @@ _GLYPHS_TEXT = {
     "-": ".....|.....|.....|.###.|.....|.....|.....",
     ":": ".....|..#..|..#..|.....|..#..|..#..|.....",
     " ": ".....|.....|.....|.....|.....|.....|.....",
+    # the rest of the alphabet and the marks the banners need
+    "B": "####.|#...#|#...#|####.|#...#|#...#|####.", "C": ".###.|#...#|#....|#....|#....|#...#|.###.",
+    "E": "#####|#....|#....|####.|#....|#....|#####", "J": "..###|...#.|...#.|...#.|...#.|#..#.|.##..",
+    "K": "#...#|#..#.|#.#..|##...|#.#..|#..#.|#...#", "M": "#...#|##.##|#.#.#|#.#.#|#...#|#...#|#...#",
+    "Q": ".###.|#...#|#...#|#...#|#.#.#|#..#.|.##.#", "U": "#...#|#...#|#...#|#...#|#...#|#...#|.###.",
+    "V": "#...#|#...#|#...#|#...#|#...#|.#.#.|..#..", "W": "#...#|#...#|#...#|#.#.#|#.#.#|#.#.#|.#.#.",
+    "X": "#...#|#...#|.#.#.|..#..|.#.#.|#...#|#...#", "Y": "#...#|#...#|.#.#.|..#..|..#..|..#..|..#..",
+    "Z": "#####|....#|...#.|..#..|.#...|#....|#####", "!": "..#..|..#..|..#..|..#..|..#..|.....|..#..",
+    ".": ".....|.....|.....|.....|.....|.##..|.##..", "(": "...#.|..#..|.#...|.#...|.#...|..#..|...#.",
+    ")": ".#...|..#..|...#.|...#.|...#.|..#..|.#...",
 }
 GLYPHS = {ch: np.array([[c == "#" for c in row] for row in g.split("|")]) for ch, g in _GLYPHS_TEXT.items()}
 _GLYPH_SCALE = 2
@@ -207,6 +223,84 @@ def _draw_text(img: np.ndarray, text: str, y: int, x: int, colour, scale: int = 
             continue
         sub = big[y0 - gy:y1 - gy, x0 - gx:x1 - gx]
         img[y0:y1, x0:x1][sub] = colour
+
+
+# --------------------------------------------------------------------------------------------- banners
+
+BANNER_H = 40  # the dark band across the middle of the field
+BANNER_GOLD = STAR_GOLD
+BANNER_KINDS = ("touchdown", "interception", "fumble", "first_down")  # render_rgb's banners by default
+
+
+def text_mask(text: str, scale: int) -> np.ndarray:
+    """The lit pixels of ``text`` (upper-cased; characters the font lacks are left out) at ``scale``:
+    bool [7 * scale, width], one blank column between letters."""
+    chars = [ch for ch in text.upper() if ch in GLYPHS]
+    if not chars:
+        return np.zeros((7 * scale, 1), dtype=bool)
+    row = np.concatenate([np.pad(GLYPHS[ch], ((0, 0), (0, 1))) for ch in chars], axis=1)[:, :-1]
+    return np.kron(row, np.ones((scale, scale), dtype=bool))
+
+
+def banner_box() -> tuple[int, int, int, int]:
+    """Pixel box (y0, y1, x0, x1) of the banner band in the frame."""
+    y0, y1, x0, x1 = FIELD_BOX
+    top = (y0 + y1) // 2 - BANNER_H // 2
+    return top, top + BANNER_H, x0, x1
+
+
+def _draw_banner(frame: np.ndarray, text: str, edge=None) -> None:
+    """In place on a float frame: the band darkened, edged top and bottom in ``edge`` (r, g, b) when
+    given, ``text`` in gold at the largest of scales 3, 2, 1 that fits (cut at the band's width)."""
+    by0, by1, bx0, bx1 = banner_box()
+    band = frame[by0:by1, bx0:bx1]
+    band *= 0.25
+    if edge is not None:
+        band[:3] = edge
+        band[-3:] = edge
+    width = bx1 - bx0 - 12
+    for scale in (3, 2, 1):
+        mask = text_mask(text, scale)
+        if mask.shape[1] <= width:
+            break
+    mask = mask[:, :width]
+    h, w = mask.shape
+    ty, tx = (BANNER_H - h) // 2, (bx1 - bx0 - w) // 2
+    band[ty:ty + h, tx:tx + w][mask] = BANNER_GOLD
+
+
+def banner_of(events: list[dict]) -> tuple[str, int | None] | None:
+    """One banner for a step's events (``gridiron_env.events.play_events``): their texts joined, in the
+    colour of the first event that is good for a team; None when there are none."""
+    if not events:
+        return None
+    team = next((e["team"] for e in events if e["team"] is not None), None)
+    return "  ".join(e["text"] for e in events), team
+
+
+def draw_banner(frame: np.ndarray, text: str, colour=None) -> np.ndarray:
+    """A copy of ``frame`` (a ``render_rgb`` picture, uint8) with ``text`` on a dark band across the middle
+    of the field, in gold, edged in ``colour`` ('#rrggbb' or (r, g, b); None: no edge)."""
+    out = np.asarray(frame, dtype=np.float64).copy()
+    if out.shape != FRAME_SHAPE:
+        raise ValueError(f"a frame is {FRAME_SHAPE}, got shape {out.shape}")
+    _draw_banner(out, str(text), None if colour is None else _parse_colour(colour))
+    return np.clip(np.rint(out), 0, 255).astype(np.uint8)
+
+
+def _check_banners(banners) -> tuple[str, ...]:
+    from .events import EVENT_KINDS
+
+    if isinstance(banners, str):
+        banners = (banners,)
+    try:
+        kinds = tuple(banners)
+    except TypeError:
+        raise ValueError(f"banners must be a sequence of event kinds, got {banners!r}") from None
+    unknown = [k for k in kinds if k not in EVENT_KINDS]
+    if unknown:
+        raise ValueError(f"banners: unknown event kind {unknown[0]!r}; the kinds are {EVENT_KINDS}")
+    return kinds
 
 
 # --------------------------------------------------------------------------------------------- sprites
@@ -528,18 +622,35 @@ def _static_frame(colours: tuple, flipped: bool) -> np.ndarray:
 
 
 def render_rgb(state, game: int = 0, offence_up: bool = False, colours=DEFAULT_COLOURS,
-               lines: str = "line") -> np.ndarray:
+               lines: str = "line", previous=None, action=None, banners=BANNER_KINDS) -> np.ndarray:
     """An RGB picture (uint8, ``FRAME_SHAPE`` = 642 x 420 x 3) of game ``game`` of ``state``.
 
     ``colours``: the jersey (and end zone) colours of team one and team two, '#rrggbb' or (r, g, b).
     ``lines``: "line" (the LOS and the line to gain as lines on a row edge) or "tint" (tinted rows).
     ``offence_up``: turn the field a half turn while team two is on offence.
+    ``previous``: the position one step before ``state`` (same batch layout; the State keeps no record of
+    the last play): when given, a banner across the middle of the field names what that step did, if it
+    is one of ``banners`` (event kinds of :mod:`gridiron_env.events`; default touchdowns, interceptions,
+    fumbles and first downs), edged in the colour of the team it is good for. ``action``: the step's
+    action id (an int, or one per game of the batch), needed for the tackle, completion, incompletion and
+    missed field goal banners.
     """
     if lines not in LINE_MODES:
         raise ValueError(f"lines must be one of {LINE_MODES}, got {lines!r}")
     g = int(game)
     if not 0 <= g < state.batch_size:
         raise ValueError(f"game {game!r} is outside the batch of {state.batch_size}")
+    banner = None
+    if previous is not None:
+        from .events import play_events
+
+        kinds = _check_banners(banners)
+        if action is not None and np.ndim(action) > 0:
+            action = np.asarray(action).reshape(-1)
+            if action.size != state.batch_size:
+                raise ValueError(f"action: one per game of the batch of {state.batch_size}, got {action.size}")
+            action = action[g]
+        banner = banner_of([e for e in play_events(previous, state, action, g) if e["kind"] in kinds])
     cols = _parse_colours(colours)
     jerseys = [np.array(c) for c in cols]
     flipped = _is_flipped(state, g, offence_up)
@@ -571,6 +682,10 @@ def render_rgb(state, game: int = 0, offence_up: bool = False, colours=DEFAULT_C
     _draw_bar(frame, state, g, jerseys)
     np.rint(frame, out=frame)
     np.clip(frame, 0, 255, out=frame)
+    if banner is not None:  # over the finished picture, as draw_banner draws it
+        text, team = banner
+        _draw_banner(frame, text, None if team is None else jerseys[team])
+        np.rint(frame, out=frame)
     return frame.astype(np.uint8)
 
 
@@ -687,10 +802,13 @@ class Renderer:
     def frame_shape(self) -> tuple[int, int, int]:
         return FRAME_SHAPE
 
-    def render(self, state, game: int = 0):
+    def render(self, state, game: int = 0, previous=None, action=None):
+        """The picture of ``game``; an rgb frame wears the banner of the step from ``previous`` (with
+        ``action``) when given (see :func:`render_rgb`)."""
         if self.render_mode == "ansi":
             return render_ansi(state, game, offence_up=self.offence_up)
-        return render_rgb(state, game, offence_up=self.offence_up, colours=self.colours, lines=self.lines)
+        return render_rgb(state, game, offence_up=self.offence_up, colours=self.colours, lines=self.lines,
+                          previous=previous, action=action)
 
 
 # --------------------------------------------------------------------------------------------- PNG

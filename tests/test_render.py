@@ -518,3 +518,188 @@ def test_png_of_a_mid_play_frame(tmp_path):
     for path in (tmp_path / "frame.png", "/tmp/gridiron_frame.png"):
         save_png(frame, path)
         assert np.array_equal(_read_png(path), frame)
+
+
+# --------------------------------------------------------------------------------------------- banners
+
+from functools import lru_cache  # noqa: E402
+
+from gridiron_env.core import actions as A  # noqa: E402
+from gridiron_env.core.state import GAME_OVER  # noqa: E402
+from gridiron_env.core.visibility import team_view  # noqa: E402
+from gridiron_env.events import ACTION_EVENT_KINDS, EVENT_KINDS, play_events  # noqa: E402
+from gridiron_env.render import BANNER_H, BANNER_KINDS, banner_box, draw_banner, text_mask  # noqa: E402
+
+
+@lru_cache(maxsize=2)
+def _steps(n: int = 16):
+    """(before, after, action) of every step of ``n`` games, spread passing (touchdowns, interceptions) against
+    the heuristic (first downs; tackles, some of them fumbles), as a spectator sees the positions."""
+    from agents.panel import PANEL
+    from agents.heuristic import HeuristicAgent
+
+    config = GameConfig(target_score=7)
+    agents = [PANEL["spread_pass"](), HeuristicAgent()]
+    for agent in agents:
+        agent.reset(np.arange(n))
+    side = np.arange(n) % 2
+    state = g.init(n, seed=0, config=config)
+    out = []
+    for _ in range(1500):
+        live = np.flatnonzero(~(state.terminated | state.truncated))
+        if live.size == 0:
+            break
+        mine = state.to_act == side
+        first, second = np.flatnonzero(mine), np.flatnonzero(~mine)  # each agent only where it acts
+        actions = np.where(mine, agents[0].act(state, config, games=first), agents[1].act(state, config, games=second))
+        after = step(state, actions, config=config)
+        for k in live:
+            out.append((team_view(state, [k], -1), team_view(after, [k], -1), int(actions[k])))
+        state = after
+    return out
+
+
+def _expected(before, after) -> list[tuple[str, int, str]]:
+    """The default banners' events of a step by the rulebook's words, as (kind, team it is good for, text):
+    a touchdown is 6 or 7 points; an interception is the ball going from a carrier to the other side
+    with the down still on; a fumble starts a scramble; a first down is a new set of downs for the same
+    team in the same drive without a score."""
+    out = []
+    scored = False
+    for t in (0, 1):
+        gained = int(after.score[0, t]) - int(before.score[0, t])
+        scored |= gained > 0
+        if gained in (6, 7):
+            words = "Touchdown! (and the extra point)" if gained == 7 else "Touchdown!"
+            out.append(("touchdown", t, f"{words} Team {('one', 'two')[t]}"))
+    b_holder, a_holder = int(before.ball_holder[0]), int(after.ball_holder[0])
+    down_on = (int(after.phase[0]) in (PLAY, SCRAMBLE) and int(after.down[0]) == int(before.down[0])
+               and int(after.offence[0]) == int(before.offence[0]) and int(after.los_row[0]) == int(before.los_row[0]))
+    if int(before.phase[0]) == PLAY and b_holder >= 0 and a_holder >= 0 and (a_holder < 11) != (b_holder < 11) \
+            and down_on:
+        off = int(after.offence[0])
+        out.append(("interception", off if a_holder < 11 else 1 - off, f"Intercepted by {TAGS[a_holder]}!"))
+    if int(after.phase[0]) == SCRAMBLE and int(before.phase[0]) != SCRAMBLE:
+        out.append(("fumble", int(before.to_act[0]), "Fumble! The ball is loose and hidden"))
+    if (int(after.phase[0]) != GAME_OVER and int(after.down[0]) == 1 and not scored
+            and int(after.offence[0]) == int(before.offence[0]) and (after.drives == before.drives).all()
+            and (int(before.down[0]) != 1 or int(after.los_row[0]) != int(before.los_row[0]))):
+        out.append(("first_down", int(after.offence[0]), "First down!"))
+    return out
+
+
+def _gold(frame) -> np.ndarray:
+    return np.all(frame == np.asarray(STAR_GOLD, dtype=np.uint8), axis=-1)
+
+
+def _assert_banner(plain, frame, text, team):
+    """``frame`` is ``plain`` with the banner: only the band changed, darkened, edged in the team's
+    colour, and its gold pixels spell ``text`` (5 x 7 letters at the largest scale that fits), centred."""
+    y0, y1, x0, x1 = banner_box()
+    changed = np.flatnonzero((plain != frame).any(axis=(1, 2)))
+    assert changed.size and changed.min() >= y0 and changed.max() < y1
+    assert not (plain[:, :x0] != frame[:, :x0]).any() and not (plain[:, x1:] != frame[:, x1:]).any()
+    band = frame[y0:y1, x0:x1]
+    assert np.all(band[:3] == np.asarray((BLUE, RED)[team], dtype=np.uint8))
+    assert np.all(band[-3:] == np.asarray((BLUE, RED)[team], dtype=np.uint8))
+    inner = band[3:-3].astype(int)
+    dark = ~_gold(band[3:-3])
+    assert inner[dark].max() <= 64  # darkened to a quarter
+    lit = _gold(band)
+    rows, cols = np.flatnonzero(lit.any(axis=1)), np.flatnonzero(lit.any(axis=0))
+    glyphs = lit[rows.min():rows.max() + 1, cols.min():cols.max() + 1]
+    masks = [text_mask(text, scale) for scale in (3, 2, 1)]
+    mask = next((m for m in masks if m.shape[1] <= (x1 - x0) - 12), masks[-1][:, :(x1 - x0) - 12])
+    lit_rows, lit_cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+    assert np.array_equal(glyphs, mask[lit_rows.min():lit_rows.max() + 1, lit_cols.min():lit_cols.max() + 1])
+    # the text's box (its letters' blank edges included) is centred in the band
+    assert cols.min() - lit_cols.min() == ((x1 - x0) - mask.shape[1]) // 2
+    assert rows.min() - lit_rows.min() == (BANNER_H - mask.shape[0]) // 2
+
+
+@pytest.mark.parametrize("n, kinds", [
+    (6, ("touchdown", "fumble", "first_down")),
+    pytest.param(16, BANNER_KINDS, marks=pytest.mark.slow),  # interceptions too (~15 s)
+], ids=["6-games", "16-games"])
+def test_the_default_banners_are_exactly_the_steps_with_a_touchdown_interception_fumble_or_first_down(n, kinds):
+    steps = _steps(n)
+    found = {k: 0 for k in BANNER_KINDS}
+    for before, after, action in steps:  # the events, every step
+        expected = _expected(before, after)
+        for with_action in (None, action):
+            got = [(e["kind"], e["team"], e["text"]) for e in play_events(before, after, with_action)
+                   if e["kind"] in BANNER_KINDS]
+            assert got == expected, (got, expected, A.ACTION_NAMES[action])
+        for kind, _, _ in expected:
+            found[kind] += 1
+    assert all(found[k] >= 2 for k in kinds), found
+    # the pictures: steps with one of those events (up to 5 a kind) and 30 steps without
+    rng = np.random.default_rng(0)
+    shown = {k: 0 for k in BANNER_KINDS}
+    quiet = 0
+    for i in rng.permutation(len(steps)):
+        before, after, action = steps[i]
+        expected = _expected(before, after)
+        if expected and all(shown[k] >= 5 for k, _, _ in expected) or not expected and quiet >= 30:
+            continue
+        plain = render_rgb(after)
+        for with_action in (None, action):
+            frame = render_rgb(after, previous=before, action=with_action)
+            if expected:
+                _assert_banner(plain, frame, "  ".join(t for _, _, t in expected), expected[0][1])
+            else:
+                assert np.array_equal(frame, plain)
+        if expected:
+            for k, _, _ in expected:
+                shown[k] += 1
+        else:
+            quiet += 1
+    assert all(shown[k] >= 2 for k in kinds) and quiet == 30, (shown, quiet)
+
+
+def test_banner_options_pick_the_kinds_and_bad_ones_are_refused():
+    steps = _steps(6)
+    touchdown = next(s for s in steps if any(k == "touchdown" for k, _, _ in _expected(s[0], s[1])))
+    before, after, action = touchdown
+    plain = render_rgb(after)
+    assert np.array_equal(render_rgb(after, previous=before, banners=()), plain)
+    assert not np.array_equal(render_rgb(after, previous=before, banners=("touchdown",)), plain)
+    assert np.array_equal(render_rgb(after, previous=before, banners=("fumble",)), plain)
+    # a tackle needs the action: with it the tackle banner (edged in the tackler's colour), without it none
+    tackle = next(s for s in steps if A.ACTION_KIND[s[2]] == A.KIND_MOVE
+                  and any(e["kind"] == "tackle" for e in play_events(*s)))
+    before, after, action = tackle
+    events = play_events(before, after, action)
+    assert all(e["kind"] not in ACTION_EVENT_KINDS for e in play_events(before, after))
+    frame = render_rgb(after, previous=before, action=action, banners=EVENT_KINDS)
+    _assert_banner(render_rgb(after), frame, "  ".join(e["text"] for e in events), events[0]["team"])
+    assert A.ACTION_NAMES[action].split()[1] + " tackles " in events[0]["text"]
+    # the Renderer passes the step on; batches take one action per game
+    r = Renderer("rgb_array")
+    assert np.array_equal(r.render(after, 0, previous=before, action=action),
+                          render_rgb(after, previous=before, action=action))
+    two_after, two_before = State.concatenate([after, after]), State.concatenate([before, before])
+    assert np.array_equal(render_rgb(two_after, 1, previous=two_before, action=[0, action], banners=EVENT_KINDS),
+                          frame)
+    with pytest.raises(ValueError, match="banners: unknown event kind 'party'"):
+        render_rgb(after, previous=before, banners=("party",))
+    with pytest.raises(ValueError, match="one per game of the batch of 2"):
+        render_rgb(two_after, 0, previous=two_before, action=[1, 2, 3])
+    with pytest.raises(ValueError, match="action must be an action id"):
+        render_rgb(after, previous=before, action=10**6)
+    with pytest.raises(ValueError, match="outside the batch"):
+        play_events(before, two_after, None, game=1)
+    # draw_banner on a finished picture: the same band
+    assert np.array_equal(draw_banner(render_rgb(after), events[0]["text"] + "  " + events[1]["text"]
+                                      if len(events) > 1 else events[0]["text"], BLUE if events[0]["team"] == 0
+                                      else RED), frame)
+    assert BANNER_H == banner_box()[1] - banner_box()[0]
+
+
+def test_the_events_are_the_web_games_captions():
+    """One implementation: the video's banners (play_events) and the page's captions (describe_step)
+    name the same events for every step."""
+    sessions = pytest.importorskip("gridiron_env.web.sessions")
+    for before, after, action in _steps(6):
+        caption = sessions.describe_step(before, after, action, int(before.to_act[0]), -1)
+        assert play_events(before, after, action) == caption["banners"], A.ACTION_NAMES[action]

@@ -1,8 +1,9 @@
 """A game record as pictures and a video: every position of the game, both teams' turns, each drawn by
 ``gridiron_env.render.render_rgb`` (the field as the rulebook paints it) with a banner across the field
 for what the action did: touchdowns, field goals, safeties, interceptions, fumbles, recoveries, tackles,
-first downs, turnovers and the final score (:func:`gridiron_env.web.sessions.describe_step`, from what a
-spectator may see: a hidden fumbled ball is drawn nowhere).
+first downs, turnovers and the final score (the events of :func:`gridiron_env.events.play_events` and the
+banner ``render_rgb`` draws for them, from what a spectator may see: a hidden fumbled ball is drawn
+nowhere).
 
 ``python -m gridiron_env.web.video RECORD.json OUT.mp4 [--fps 4] [--hold 6] [--offence-up] [--lines tint]``
 writes the video (moviepy, the ``video`` extra); :func:`record_frames` gives the frames as arrays.
@@ -16,72 +17,10 @@ import sys
 import numpy as np
 
 from gridiron_env.core.visibility import team_view
-from gridiron_env.render import DEFAULT_COLOURS, FIELD_BOX, render_rgb
+from gridiron_env.events import EVENT_KINDS, play_events
+from gridiron_env.render import BANNER_H, DEFAULT_COLOURS, draw_banner, render_rgb  # noqa: F401  (re-exported)
 
 from . import records as R
-from .sessions import describe_step
-
-# A 5 x 7 capital font for the banners (rows top to bottom, '#' lit).
-_FONT = {
-    "A": ".###.|#...#|#...#|#####|#...#|#...#|#...#", "B": "####.|#...#|#...#|####.|#...#|#...#|####.",
-    "C": ".###.|#...#|#....|#....|#....|#...#|.###.", "D": "####.|#...#|#...#|#...#|#...#|#...#|####.",
-    "E": "#####|#....|#....|####.|#....|#....|#####", "F": "#####|#....|#....|####.|#....|#....|#....",
-    "G": ".###.|#...#|#....|#.###|#...#|#...#|.####", "H": "#...#|#...#|#...#|#####|#...#|#...#|#...#",
-    "I": ".###.|..#..|..#..|..#..|..#..|..#..|.###.", "J": "..###|...#.|...#.|...#.|...#.|#..#.|.##..",
-    "K": "#...#|#..#.|#.#..|##...|#.#..|#..#.|#...#", "L": "#....|#....|#....|#....|#....|#....|#####",
-    "M": "#...#|##.##|#.#.#|#.#.#|#...#|#...#|#...#", "N": "#...#|#...#|##..#|#.#.#|#..##|#...#|#...#",
-    "O": ".###.|#...#|#...#|#...#|#...#|#...#|.###.", "P": "####.|#...#|#...#|####.|#....|#....|#....",
-    "Q": ".###.|#...#|#...#|#...#|#.#.#|#..#.|.##.#", "R": "####.|#...#|#...#|####.|#.#..|#..#.|#...#",
-    "S": ".####|#....|#....|.###.|....#|....#|####.", "T": "#####|..#..|..#..|..#..|..#..|..#..|..#..",
-    "U": "#...#|#...#|#...#|#...#|#...#|#...#|.###.", "V": "#...#|#...#|#...#|#...#|#...#|.#.#.|..#..",
-    "W": "#...#|#...#|#...#|#.#.#|#.#.#|#.#.#|.#.#.", "X": "#...#|#...#|.#.#.|..#..|.#.#.|#...#|#...#",
-    "Y": "#...#|#...#|.#.#.|..#..|..#..|..#..|..#..", "Z": "#####|....#|...#.|..#..|.#...|#....|#####",
-    "0": ".###.|#...#|#..##|#.#.#|##..#|#...#|.###.", "1": "..#..|.##..|..#..|..#..|..#..|..#..|.###.",
-    "2": ".###.|#...#|....#|...#.|..#..|.#...|#####", "3": "#####|...#.|..#..|...#.|....#|#...#|.###.",
-    "4": "...#.|..##.|.#.#.|#..#.|#####|...#.|...#.", "5": "#####|#....|####.|....#|....#|#...#|.###.",
-    "6": "..##.|.#...|#....|####.|#...#|#...#|.###.", "7": "#####|....#|...#.|..#..|.#...|.#...|.#...",
-    "8": ".###.|#...#|#...#|.###.|#...#|#...#|.###.", "9": ".###.|#...#|#...#|.####|....#|...#.|.##..",
-    "!": "..#..|..#..|..#..|..#..|..#..|.....|..#..", "-": ".....|.....|.....|.###.|.....|.....|.....",
-    ":": ".....|..#..|..#..|.....|..#..|..#..|.....", ".": ".....|.....|.....|.....|.....|.##..|.##..",
-    "(": "...#.|..#..|.#...|.#...|.#...|..#..|...#.", ")": ".#...|..#..|...#.|...#.|...#.|..#..|.#...",
-    " ": ".....|.....|.....|.....|.....|.....|.....",
-}
-_GLYPHS = {ch: np.array([[c == "#" for c in row] for row in g.split("|")]) for ch, g in _FONT.items()}
-BANNER_H = 40
-GOLD = np.array([255, 200, 30], dtype=np.float64)
-WHITE = np.array([250, 250, 250], dtype=np.float64)
-
-
-def _text_mask(text: str, scale: int) -> np.ndarray:
-    chars = [ch for ch in text.upper() if ch in _GLYPHS]
-    if not chars:
-        return np.zeros((7 * scale, 1), dtype=bool)
-    row = np.concatenate([np.pad(_GLYPHS[ch], ((0, 0), (0, 1))) for ch in chars], axis=1)[:, :-1]
-    return np.kron(row, np.ones((scale, scale), dtype=bool))
-
-
-def draw_banner(frame: np.ndarray, text: str, colour=None) -> np.ndarray:
-    """A copy of ``frame`` (an ``render_rgb`` picture) with ``text`` on a dark band across the middle of
-    the field, in gold, edged in ``colour`` (a team's colour, '#rrggbb'), the text shrunk to fit."""
-    out = frame.astype(np.float64)
-    y0, y1, x0, x1 = FIELD_BOX
-    top = (y0 + y1) // 2 - BANNER_H // 2
-    band = out[top:top + BANNER_H, x0:x1]
-    band *= 0.25
-    if colour is not None:
-        rgb = np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)], dtype=np.float64)
-        band[:3] = rgb
-        band[-3:] = rgb
-    width = x1 - x0 - 12
-    for scale in (3, 2, 1):
-        mask = _text_mask(text, scale)
-        if mask.shape[1] <= width:
-            break
-    mask = mask[:, :width]
-    h, w = mask.shape
-    ty, tx = (BANNER_H - h) // 2, (x1 - x0 - w) // 2
-    band[ty:ty + h, tx:tx + w][mask] = GOLD
-    return np.clip(np.rint(out), 0, 255).astype(np.uint8)
 
 
 def record_frames(record: dict, offence_up: bool = False, lines: str = "line", hold: int = 6,
@@ -95,13 +34,11 @@ def record_frames(record: dict, offence_up: bool = False, lines: str = "line", h
     shown = [team_view(st, None, -1) for st in states]  # as a spectator sees it: no hidden ball
     frames = [render_rgb(shown[0], 0, offence_up=offence_up, colours=colours, lines=lines)]
     for k, action in enumerate(clean["actions"]):
-        picture = render_rgb(shown[k + 1], 0, offence_up=offence_up, colours=colours, lines=lines)
-        caption = describe_step(shown[k], shown[k + 1], action, int(states[k].to_act[0]), -1)
-        frames.append(picture)
-        if caption["banners"]:
-            text = "  ".join(b["text"] for b in caption["banners"])
-            team = next((b["team"] for b in caption["banners"] if b["team"] is not None), None)
-            banner = draw_banner(picture, text, colours[team] if team is not None else None)
+        frames.append(render_rgb(shown[k + 1], 0, offence_up=offence_up, colours=colours, lines=lines))
+        if hold and play_events(shown[k], shown[k + 1], action):
+            # the banner (every kind of event) as gridiron_env.render draws it for the step
+            banner = render_rgb(shown[k + 1], 0, offence_up=offence_up, colours=colours, lines=lines,
+                                previous=shown[k], action=action, banners=EVENT_KINDS)
             frames.extend([banner] * hold)
     return frames
 
