@@ -456,12 +456,13 @@ def _header_lines(s) -> list[str]:
     return [one, two, three]
 
 
-def board_lines(state, turned: bool = False, viewer: int | None = None) -> list[str]:
+def board_lines(state, turned: bool = False, viewer: int | None = None, ruler: bool = True) -> list[str]:
     """The compact text board of game 0 as ``viewer`` (0/1; None: everything, -1: a spectator) may see it:
     three header lines, a lane ruler, then one line per row that holds a player, the ball, the LOS, the
     line to gain; each run of other (empty) rows is one ``~~ rows a-b ~~`` line (naming any end-zone rows). A row line
     is the row number (1-30), then 18 two-character cells (see HELP) and ``< LOS`` / ``< gain`` marks.
-    ``turned``: the half turn (row 30 at the top, lane 18 on the left), so team two attacks up."""
+    ``turned``: the half turn (row 30 at the top, lane 18 on the left), so team two attacks up.
+    ``ruler``: False leaves the lane ruler out (a screen short of room)."""
     from gridiron_env.render import _ANSI_LETTER, position_group
 
     s = team_view(state, [0], viewer) if viewer is not None else state.take([0])
@@ -501,7 +502,7 @@ def board_lines(state, turned: bool = False, viewer: int | None = None) -> list[
         side[ltg] = (side[ltg] + ", " if ltg in side else "") + "< gain" + (" (goal)" if goal else "")
         busy |= {los, ltg}
     rows = list(range(N_ROWS - 1, -1, -1)) if turned else list(range(N_ROWS))
-    lines = _header_lines(s) + _lane_ruler(turned)
+    lines = [line for text in _header_lines(s) for line in _wrap(text)] + (_lane_ruler(turned) if ruler else [])
     empty: list[int] = []
 
     def close_run():
@@ -645,9 +646,9 @@ class _Game:
             return int(state.offence[0]) == 1
         return self.human == 1 and not self.args.no_turn
 
-    def board(self, state) -> list[str]:
+    def board(self, state, ruler: bool = True) -> list[str]:
         viewer = self.human if self.human is not None else -1  # watching: what a spectator may see
-        return board_lines(state, self.turned(state), viewer=viewer)
+        return board_lines(state, self.turned(state), viewer=viewer, ruler=ruler)
 
     def take_report(self) -> list[str]:
         report = [line for text in self.pending for line in _wrap(text)]
@@ -688,7 +689,11 @@ class _Game:
         board = self.board(state)
         report = self.take_report()
         heading = f"Team {TEAM_NAMES[team]} (you) to act, {_phase_text(state)}. Your options"
-        room = SCREEN_ROWS - len(board) - len(_wrap(heading + " 1/9 (n/p: next/previous page):")) - 1
+        status_rows = len(_wrap(heading + " 99/99 (n/p: next/previous page):"))
+        room = SCREEN_ROWS - len(board) - status_rows - 1
+        if room < MIN_PAGE:  # a board of nearly every row: its lane ruler makes way for the options
+            board = self.board(state, ruler=False)
+            room = SCREEN_ROWS - len(board) - status_rows - 1
         pages = menu.pages(max(MIN_PAGE, room - min(len(report), REPORT_CAP)))
         page = 0
 

@@ -50,7 +50,8 @@ from .core.geometry import (
 from .core.state import GAME_OVER, PHASE_NAMES, SCRAMBLE
 
 __all__ = [
-    "BALL_BROWN", "BANNER_H", "BANNER_KINDS", "DEFAULT_COLOURS", "banner_box", "banner_of", "draw_banner", "text_mask", "FIELD_BOX", "FRAME_SHAPE", "GLOW_RED", "HELMET_COLOURS", "LOS_BLUE",
+    "BALL_BROWN", "BANNER_H", "BANNER_KINDS", "DEFAULT_COLOURS", "banner_box", "banner_of", "draw_banner",
+    "text_mask", "FIELD_BOX", "FRAME_SHAPE", "GLOW_RED", "HELMET_COLOURS", "LOS_BLUE",
     "LINE_MODES", "RENDER_MODES", "Renderer", "SQUARE_PX", "YELLOW", "position_group", "render_ansi",
     "render_rgb", "save_png", "square_box",
 ]

@@ -774,3 +774,34 @@ def test_the_hidden_ball_of_a_blind_scramble_is_shown_on_no_screen():
         rows = [line for line in screen if re.match(r"^(\d\d| \d) [.:A-Za-z]", line)]
         assert rows and not any("*" in line[3:39] for line in rows)
         assert not re.search(r"ball lies loose at|\* ", "\n".join(line for line in screen if "->" in line))
+
+
+def test_a_board_spread_over_every_row_still_fits_with_its_options():
+    """The worst board: players on 22 rows, the LOS and the line to gain on others, every one of the 30
+    rows shown; the screen (long plays above it, the options paged) still fits 100 x 40."""
+    s, config = _play_state(2)
+    s = s.copy()
+    s.board[0] = -1
+    lines_at = (int(s.los_row[0]), int(s.line_to_gain[0]))
+    empty = []  # six empty rows, none beside another (a lone empty row is drawn, not folded)
+    for r in range(0, 30, 2):
+        if len(empty) < 8 - len(set(lines_at)) and r not in lines_at and not {r - 1, r + 1} & set(empty):
+            empty.append(r)
+    rows = [r for r in range(30) if r not in lines_at and r not in empty]
+    assert len(rows) == 22
+    for slot, row in enumerate(rows):  # each player on a row of his own, lane by slot
+        square = row * 18 + slot % 18
+        s.player_square[0, slot] = square
+        s.board[0, square] = slot
+    s.ball_square[0] = s.player_square[0, int(s.ball_holder[0])]
+    s.overtime[0] = True
+    lines = play.board_lines(s, False, viewer=0)
+    assert len([line for line in lines if re.match(r"^(\d\d| \d) ", line)]) == 30
+    args = play._parser().parse_args(["--team", "one"])
+    t = Screens(script=["n", "n", "log", "quit"], then=None)
+    game = play._Game(args, [None, None], ["you", "you"], int(s.to_act[0]), config, t.print, t.input,
+                      lambda _: None, intro=[f"  line of play {k}" for k in range(30)])
+    assert game.ask(s) is None
+    assert_fits(t.screens)
+    assert any("lines of play: type 'log'" in line for line in t.screens[0])
+    assert any("Your options 1/" in line for line in t.screens[0])
