@@ -49,6 +49,8 @@ _SALT = 0x5EA2_C400_0000_0016
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 DEFAULT_ROLLOUTS = 16
 MAX_ROLLOUT_STEPS = 400  # a safety cap: a down takes ~10 agent steps
+MAX_ROLLOUT_BATCH = 8192  # rollouts simulated at once (memory: a tournament batch of 1024 games would
+# otherwise make ~150,000 at 16 rollouts a candidate)
 WIN_VALUE = 100.0  # a won game, in points (beyond any margin a game can have)
 # a rough price of the down (points; index down - 1) and of each row still to gain, on the drive value
 DOWN_PRICE = np.array([0.0, 0.4, 1.0, 2.0])
@@ -175,18 +177,20 @@ class SearchAgent:
         n = self.rollouts
         pair_game, pair_cand = np.nonzero(valid[todo])  # (game row in todo, candidate column), row-major
         pair_game = todo[pair_game]
-        root = np.repeat(pair_game, n)  # rows of the rollout batch: pair-major, then rollout j
-        j = np.tile(np.arange(n), pair_game.size)
-        sim = view.take(root)
-        keys = self._rollout_keys(live[root], view.steps[root], j)
-        sim.rng_key[:] = keys
-        sim.rng_counter[:] = 0
-        team = view.to_act[root].astype(np.int64)
-        sim = step(sim, cand[pair_game, pair_cand].repeat(n), config=config, reuse_input=True)
-        value = self._rollout(sim, config, team, keys, live[root])
-        mean = value.reshape(pair_game.size, n).mean(axis=1)
         q = np.full((m, width), -np.inf)
-        q[pair_game, pair_cand] = mean
+        per_chunk = max(1, MAX_ROLLOUT_BATCH // n)  # (pairs are independent: chunking changes no value)
+        for lo in range(0, pair_game.size, per_chunk):
+            g, c = pair_game[lo:lo + per_chunk], pair_cand[lo:lo + per_chunk]
+            root = np.repeat(g, n)  # rows of the rollout batch: pair-major, then rollout j
+            j = np.tile(np.arange(n), g.size)
+            sim = view.take(root)
+            keys = self._rollout_keys(live[root], view.steps[root], j)
+            sim.rng_key[:] = keys
+            sim.rng_counter[:] = 0
+            team = view.to_act[root].astype(np.int64)
+            sim = step(sim, cand[g, c].repeat(n), config=config, reuse_input=True)
+            value = self._rollout(sim, config, team, keys, live[root])
+            q[g, c] = value.reshape(g.size, n).mean(axis=1)
         best = np.argmax(q[todo], axis=1)  # the first maximum: ties go to the prior
         choice[todo] = cand[todo, best]
         return choice
