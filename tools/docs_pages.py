@@ -886,7 +886,7 @@ def benchmarks_page() -> str:
 The figures below are the README's, included as they stand (measured with the commands they name; compare
 figures measured side by side: the machine is shared).
 
-{_shift_headings(readme_sections("Speed", "Results", "The panel"))}"""
+{_shift_headings(readme_sections("Speed", "Results", "The panel", "The search baseline"))}"""
 
 
 def bot_levels_table() -> str:
