@@ -14,7 +14,7 @@ import pytest
 from gridiron_env.protocol import get_game
 from gridiron_env.table_football import TableFootballConfig, exact_win_probability, solve
 from train import games as G
-from train.games import GameTrainConfig, PolicyAgent, PolicyFileError, PolicyNet
+from train.games import GameTrainConfig
 
 GAME = get_game("table_football")
 SMALL = {"target_score": 7}  # a short game: its solve and exact evaluation take a fraction of a second
@@ -22,17 +22,25 @@ SMALL = {"target_score": 7}  # a short game: its solve and exact evaluation take
 
 def tiny_config(tmp_path, **changes) -> GameTrainConfig:
     values = dict(game_config=SMALL, minutes=10.0, max_steps=1, num_envs=16, n_steps=16, batch_size=128,
-                  round_steps=256, eval_every=1, net_width=16, out=str(tmp_path / "run"), progress=False)
+                  round_steps=256, eval_every=1, net_width=16, out=str(tmp_path / "run"), progress=False,
+                  onnx=False)
     values.update(changes)
     return GameTrainConfig.for_game("table_football", **values)
 
 
-def random_net(seed=0, width=12) -> PolicyNet:
+def random_net(seed=0, width=12):
+    from train.game_export import GameBot
+
     rng = np.random.default_rng(seed)
     sizes = [GAME.observation_size, width, width, GAME.num_actions]
     layers = [(rng.normal(size=(a, b)).astype(np.float32), rng.normal(size=b).astype(np.float32))
               for a, b in zip(sizes[:-1], sizes[1:])]
-    return PolicyNet(layers, "tanh", GAME.name, GAME.observation_size, GAME.num_actions)
+    return GameBot(layers, "tanh", GAME)
+
+
+def _run(tmp_path, name="run", **changes):
+    cfg = tiny_config(tmp_path, out=str(tmp_path / name), **changes)
+    return cfg, G.train(cfg, log=lambda *a: None)
 
 
 # --- the config -----------------------------------------------------------------------------------------------
@@ -42,7 +50,8 @@ def random_net(seed=0, width=12) -> PolicyNet:
     ("learning_rate", -1.0), ("learning_rate", float("nan")), ("random_share", 1.5), ("gamma", 2.0),
     ("seed", -1), ("seed", 2**32), ("eval_games", 3), ("minutes", "ten"), ("max_steps", -5), ("net_layers", 0),
     ("game_config", {"target_score": 0}), ("game_config", {"no_field": 1}),
-    ("game_config", []), ("out", 3), ("progress", 1), ("opponent_temperature", -0.5),
+    ("game_config", []), ("out", 3), ("progress", 1), ("onnx", "yes"), ("anneal", 1.5), ("scale_floor", 0.0),
+    ("scale_observations", None), ("measure_optimal", 0), ("opponent_temperature", -0.5),
 ])
 def test_config_refuses_a_bad_value_naming_the_field(field, value):
     with pytest.raises(ValueError, match=f"GameTrainConfig.{field}"):
@@ -63,82 +72,6 @@ def test_config_for_game_takes_the_table_then_changes():
     assert (cfg.game, cfg.variant, cfg.minutes, cfg.seed) == ("table_football", "clock", GameTrainConfig.minutes, 4)
     assert str(cfg.out_dir) == "runs/table_football_clock"
     assert cfg.net_arch == [cfg.net_width] * cfg.net_layers
-
-
-# --- the policy file --------------------------------------------------------------------------------------
-
-def test_policy_file_round_trips_and_plays_legal_actions(tmp_path):
-    net = random_net()
-    path = tmp_path / "policy.npz"
-    net.save(path)
-    back = PolicyNet.load(path, "table_football")
-    obs = GAME.observe(GAME.init(32, 5, TableFootballConfig()), 0, TableFootballConfig())
-    assert np.array_equal(back.logits(obs), net.logits(obs))
-    assert (back.activation, back.game, len(back.layers)) == ("tanh", "table_football", 3)
-    # as an agent it picks only legal actions, greedy and sampling, and games of a batch play like lone ones
-    config = TableFootballConfig(target_score=7)
-    solver = G.GameSolver(GAME, config, __import__("gridiron_env.table_football", fromlist=["solve"]))
-    optimal = G._FunctionAgent(solver.optimal_policy, "optimal")
-    for temperature in (0.0, 1.0):
-        agent = PolicyAgent.load(path, "table_football", temperature=temperature)
-        batch = G.play_against(GAME, config, agent, optimal, 6, seed=11)  # the engine raises on an illegal one
-        lone = [G.play_against(GAME, config, PolicyAgent(back, temperature=temperature), optimal, 1, seed=11 + i)
-                for i in (0, 2, 4)]  # team one plays in even games
-        assert np.array_equal(batch[0::2], np.concatenate(lone))
-
-
-def _npz(arrays: dict) -> bytes:
-    buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
-    return buffer.getvalue()
-
-
-def _arrays(net: PolicyNet) -> dict:
-    arrays = {"format": np.array(G.POLICY_FORMAT), "game": np.array(net.game),
-              "observation_size": np.array(net.observation_size), "num_actions": np.array(net.num_actions),
-              "activation": np.array(net.activation), "layers": np.array(len(net.layers))}
-    for i, (w, b) in enumerate(net.layers):
-        arrays[f"w{i}"], arrays[f"b{i}"] = w, b
-    return arrays
-
-
-def _corruptions(net: PolicyNet, good: bytes):
-    base = _arrays(net)
-    yield "truncated", good[: len(good) // 2], "not a readable policy file|damaged"
-    yield "not a zip", b"hello, I am no policy", "not a zip archive"
-    yield "empty", b"", "empty"
-    yield "pickled object", _npz({**base, "w0": np.array([object()], dtype=object)}), "holds|O"
-    yield "wrong format", _npz({**base, "format": np.array("gridiron-bot-v1")}), "format"
-    yield "nan weight", _npz({**base, "b1": np.full_like(base["b1"], np.nan)}), "non-finite"
-    yield "missing layer", _npz({k: v for k, v in base.items() if k != "w2"}), "w2"
-    yield "extra member", _npz({**base, "notes": np.array("hi")}), "not an array of a policy file"
-    yield "layer count", _npz({**base, "layers": np.array(2)}), "do not fit"
-    yield "bad shapes", _npz({**base, "w1": np.zeros((5, 12), np.float32)}), "layer 1 has shapes"
-    yield "wrong action count", _npz({**base, "num_actions": np.array(9)}), "logits"
-    yield "other game", _npz({**base, "game": np.array("sports_dice")}), "not of 'table_football'"
-    yield "bad activation", _npz({**base, "activation": np.array("gelu")}), "activation"
-    yield "huge header", _npz({**base, "w0": np.zeros((1, 1), np.float32)}).replace(b"(1, 1)", b"(9999999, 9)"), \
-        "shape|header|bytes"
-    flipped = bytearray(good)
-    flipped[len(flipped) // 3] ^= 0xFF
-    yield "flipped byte", bytes(flipped), "policy"
-
-
-def test_a_corrupted_policy_file_is_refused_naming_the_file(tmp_path):
-    net = random_net()
-    good = tmp_path / "good.npz"
-    net.save(good)
-    data = good.read_bytes()
-    for label, blob, reason in _corruptions(net, data):
-        path = tmp_path / f"{label.replace(' ', '_')}.npz"
-        path.write_bytes(blob)
-        with pytest.raises(PolicyFileError, match=reason) as err:
-            PolicyNet.load(path, "table_football")
-        assert path.name in str(err.value), label
-        assert "\n" not in str(err.value), label
-    with pytest.raises(PolicyFileError, match="no policy file"):
-        PolicyNet.load(tmp_path / "absent.npz")
-    assert zipfile.is_zipfile(good)  # the good file was never touched
 
 
 # --- opponents and measurement --------------------------------------------------------------------------------
@@ -165,6 +98,20 @@ def test_snapshot_opponent_draws_one_member_per_episode_seed():
     assert GAME.legal_mask(state)[np.arange(seeds.size), actions].all()
 
 
+def test_snapshots_fold_the_observation_scaling_into_the_first_layer():
+    config = TableFootballConfig()
+    mean, scale = G.observation_scaling(GAME, config, seed=0, floor=0.05)
+    assert mean.shape == scale.shape == (GAME.observation_size,) and (scale >= 0.05).all()
+    to_gain = GAME.observation_layout["to_gain"][0]
+    assert (scale[to_gain] < 0.2).all()  # a feature on a small range is stretched
+    again = G.observation_scaling(GAME, config, seed=0, floor=0.05)
+    assert np.array_equal(again[0], mean) and np.array_equal(again[1], scale)  # a resumed run scales alike
+    raw = random_net(2)
+    folded = G.snapshot({"layers": raw.layers, "activation": "tanh"}, GAME, "basic", scaling=(mean, scale))
+    obs = GAME.observe(GAME.init(64, 1, config), 0, config)
+    np.testing.assert_allclose(folded.logits(obs), raw.logits((obs - mean) / scale), rtol=1e-4, atol=1e-4)
+
+
 def test_exact_measurement_matches_the_solver_module():
     config = TableFootballConfig(target_score=7)
     module = __import__("gridiron_env.table_football", fromlist=["solve"])
@@ -177,14 +124,30 @@ def test_exact_measurement_matches_the_solver_module():
                                                                            direct.overall)
     assert result["optimal"]["overall"] == pytest.approx(0.5, abs=1e-9)
     assert result["optimal"]["opening"] == pytest.approx(module.solve(config).opener_win_probability, abs=1e-9)
+    identity = G.evaluate_policy(net, GAME, config, solver, measure_optimal=False)["optimal"]
+    assert identity["identity"] and identity["overall"] == 0.5
+    assert identity["opening"] == pytest.approx(result["optimal"]["opening"], abs=1e-9)
     assert G.evaluate_policy(net, GAME, config, None) == {"method": "none"}
+
+
+@pytest.mark.slow
+def test_a_variant_without_exact_evaluation_is_measured_by_games_against_the_optimal_agent():
+    """The clock version: exact_win_probability refuses it, so the measurement is Monte Carlo (the cached
+    clock solution plays the optimal side)."""
+    config = TableFootballConfig(clock=True)
+    solver = G.GameSolver.of(GAME, config)
+    result = G.evaluate_policy(random_net(4), GAME, config, solver, games=200, seed=5)
+    assert result["method"] == "monte-carlo" and result["games"] == 200 and solver.covered is False
+    assert 0.0 <= result["overall"] < 0.3 and result["interval"] > 0  # a random net loses almost every game
+    assert result["optimal"]["identity"] and result["optimal"]["overall"] == 0.5
+    optimal = G._FunctionAgent(solver.optimal_policy, "optimal")
+    assert G.play_against(GAME, config, optimal, optimal, 100, seed=1).mean() == pytest.approx(0.5, abs=0.15)
 
 
 # --- training ----------------------------------------------------------------------------------------------
 
 def test_a_tiny_run_writes_its_outputs_and_resumes(tmp_path):
-    cfg = tiny_config(tmp_path)
-    summary = G.train(cfg, log=lambda *a: None)
+    cfg, summary = _run(tmp_path)
     out = cfg.out_dir
     for name in ("policy.zip", "policy.npz", "summary.json", "evaluation.md", "train_config.json"):
         assert (out / name).is_file(), name
@@ -192,11 +155,69 @@ def test_a_tiny_run_writes_its_outputs_and_resumes(tmp_path):
     assert written["rounds"] == 1 and written["steps"] >= 256 and written["evaluation"]["method"] == "exact"
     assert 0.0 <= written["evaluation"]["overall"] <= 1.0
     assert "| trained |" in (out / "evaluation.md").read_text()
-    net = PolicyNet.load(out / "policy.npz", "table_football")
-    again = G.evaluate_policy(net, GAME, TableFootballConfig(**SMALL), G.GameSolver.of(GAME, TableFootballConfig(**SMALL)))
-    assert again["overall"] == summary["evaluation"]["overall"]  # the exported file is the measured policy
+    assert GameTrainConfig(**json.loads((out / "train_config.json").read_text())) == cfg
     resumed = G.train(cfg, log=lambda *a: None)
     assert resumed["total_rounds"] == 2 and resumed["total_steps"] > summary["total_steps"]
+
+
+def test_the_exported_policy_is_the_measured_one_and_plays_as_a_bot(tmp_path):
+    from gridiron_env.adapters.agents import make_agent
+    from train.game_export import GameBot
+
+    cfg, summary = _run(tmp_path)
+    path = cfg.out_dir / "policy.npz"
+    config = TableFootballConfig(**SMALL)
+    bot = GameBot.load(path, "table_football")
+    assert bot.variant == "basic"
+    again = G.evaluate_policy(bot, GAME, config, G.GameSolver.of(GAME, config))
+    assert again["overall"] == summary["evaluation"]["overall"]  # the file holds the policy measured last
+    # as an agent (the spec bot:PATH) it plays legal actions only: the engine raises on an illegal one
+    optimal = G._FunctionAgent(G.GameSolver.of(GAME, config).optimal_policy, "optimal")
+    points = G.play_against(GAME, config, make_agent(f"bot:{path}", GAME), optimal, 40, seed=3)
+    assert points.shape == (40,) and set(np.unique(points)) <= {0.0, 0.5, 1.0}
+    # the greedy agent picks what the measured greedy policy picks, state by state
+    state = GAME.init(64, 9, config)
+    assert np.array_equal(make_agent(f"bot:{path}", GAME).act(state, config),
+                          G.greedy_policy_fn(bot, GAME, config)(state))
+
+
+def _damaged_copies(data: bytes):
+    yield "truncated", data[: len(data) // 2]
+    flipped = bytearray(data)
+    flipped[len(flipped) // 2] ^= 0xFF
+    yield "flipped", bytes(flipped)
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        members = {info.filename: archive.read(info) for info in archive.infolist()}
+
+    def rezip(changed):
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as archive:
+            for name, blob in changed.items():
+                archive.writestr(name, blob)
+        return buffer.getvalue()
+
+    def npy(value):
+        buffer = io.BytesIO()
+        np.save(buffer, value, allow_pickle=True)
+        return buffer.getvalue()
+
+    yield "pickled", rezip({**members, "w0.npy": npy(np.array([{"x": 1}], dtype=object))})
+    yield "nan", rezip({**members, "b0.npy": npy(np.full(16, np.nan, dtype=np.float32))})
+    yield "other game", rezip({**members, "game.npy": npy(np.array("sports_dice"))})
+    yield "no layer", rezip({k: v for k, v in members.items() if k != "w1.npy"})
+
+
+def test_a_damaged_exported_policy_is_refused_naming_the_file(tmp_path):
+    from train.game_export import GameBot, GameBotFileError
+
+    cfg, _ = _run(tmp_path)
+    data = (cfg.out_dir / "policy.npz").read_bytes()
+    for label, blob in _damaged_copies(data):
+        path = tmp_path / f"damaged_{label.replace(' ', '_')}.npz"
+        path.write_bytes(blob)
+        with pytest.raises(GameBotFileError) as err:
+            GameBot.load(path, "table_football")
+        assert path.name in str(err.value) and "\n" not in str(err.value), label
 
 
 def test_a_corrupt_checkpoint_is_refused_and_nothing_is_written(tmp_path):

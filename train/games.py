@@ -24,8 +24,9 @@ No game-specific code beyond :data:`GAME_DEFAULTS` (a table of default settings 
 registers a GameSpec and ships a solver module with that interface trains with the same command.
 
 Outputs in ``out``: ``policy.zip`` (the learner's checkpoint, tensors and JSON only, ``train.checkpoint``;
-a rerun resumes from it), ``policy.npz`` (the exported greedy policy, weights only: :class:`PolicyNet`,
-validated on load, never unpickled; :class:`PolicyAgent` plays it), ``tensorboard/`` (SB3's scalars and
+a rerun resumes from it), ``policy.npz`` (the exported policy: a numpy game bot of ``train.game_export``,
+weights only, validated on load, never unpickled; ``gridiron_env.adapters.agents.NetAgent`` or the agent
+spec ``bot:PATH`` plays it), ``policy.onnx`` (when onnx is installed), ``tensorboard/`` (SB3's scalars and
 ``eval/``: the exact win probabilities per evaluation), ``train_config.json``, ``summary.json`` and
 ``evaluation.md``. Steps are learner actions summed over the batch of games.
 """
@@ -49,22 +50,21 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.bot import BotFileError, read_bot_file, short_reason
 from gridiron_env.core.chance import splitmix64
 from gridiron_env.protocol import GameSpec, game_names, get_game
 from train.settings import check_choice, check_int, check_number
 
 __all__ = [
-    "GAME_DEFAULTS", "GameTrainConfig", "PolicyNet", "PolicyFileError", "PolicyAgent", "SnapshotOpponent",
+    "GAME_DEFAULTS", "GameTrainConfig", "SnapshotOpponent", "snapshot",
     "GameSolver", "evaluate_policy", "train", "main",
 ]
 
 # Per-game defaults over GameTrainConfig's own (the one game-specific table of this module).
 GAME_DEFAULTS: dict[str, dict] = {
     "table_football": {"variant": "basic"},
-    "sports_dice": {"variant": "basic"},
+    # its exact evaluation asks ~10^6 states per score level (minutes): only at the end, the optimal's by identity
+    "sports_dice": {"variant": "basic", "eval_every": 1_000_000, "measure_optimal": False},
 }
-ACTIVATIONS = ("tanh", "relu")
 _OWNER = "GameTrainConfig"
 
 
@@ -80,13 +80,23 @@ class GameTrainConfig:
     max_steps: stop after this many learner steps as well (0: the budget alone decides).
     num_envs, n_steps, batch_size, n_epochs, learning_rate, gamma, gae_lambda, clip_range, ent_coef,
         vf_coef: MaskablePPO's (a rollout is num_envs x n_steps steps).
+    anneal: the learning rate and the entropy coefficient fall linearly, round by round, to this fraction
+        of their values at the end of the budget (of time, or of max_steps if that comes first); 1 keeps them.
     net_width, net_layers: the hidden layers of the policy and the value net (tanh).
     round_steps: learner steps between snapshots (one round).
     pool_size: snapshots kept as opponents; random_share: share of episodes against random legal play.
     opponent_temperature: the snapshots' sampling temperature (0: their best action).
     eval_every: rounds between exact evaluations (the last round is always evaluated).
-    eval_games: Monte-Carlo games against the optimal agent, when the variant has no exact evaluation.
+    exact: measure by the solver's exact evaluation where it covers the variant; False (or where it does
+        not) by ``eval_games`` Monte-Carlo games against the optimal agent.
+    eval_games: Monte-Carlo games against the optimal agent (even: each deal from both seats).
     threads: torch threads (1 on the 2-core machine: small matmuls slow down badly with 2 under load).
+    onnx: also export ``policy.onnx`` (skipped, with a note, when onnx or onnxscript is missing).
+    scale_observations, scale_floor: the learner sees each observation value less its mean over random
+        play, over its standard deviation there (at least scale_floor); the exported net takes the game's
+        own observation (the scaling is folded into its first layer).
+    measure_optimal: measure the optimal policy's own value with the exact evaluation (one more evaluation;
+        off, it is 1/2 by identity: a policy playing itself wins half its games over both seats).
     """
 
     game: str = "table_football"
@@ -94,27 +104,33 @@ class GameTrainConfig:
     seed: int = 0
     minutes: float = 8.0
     max_steps: int = 0
-    num_envs: int = 128
-    n_steps: int = 64
+    num_envs: int = 256
+    n_steps: int = 32
     batch_size: int = 2048
-    n_epochs: int = 4
-    learning_rate: float = 3e-4
+    n_epochs: int = 8
+    learning_rate: float = 1e-3
     gamma: float = 1.0
-    gae_lambda: float = 0.9
+    gae_lambda: float = 0.8
     clip_range: float = 0.2
-    ent_coef: float = 0.0
+    ent_coef: float = 0.01
     vf_coef: float = 0.5
     net_width: int = 64
     net_layers: int = 2
-    round_steps: int = 65_536
+    anneal: float = 1.0
+    round_steps: int = 32_768
     pool_size: int = 8
     random_share: float = 0.05
     opponent_temperature: float = 1.0
-    eval_every: int = 4
+    eval_every: int = 3
     eval_games: int = 4000
     threads: int = 1
     out: str = ""
     progress: bool = True
+    onnx: bool = True
+    measure_optimal: bool = True
+    exact: bool = True
+    scale_observations: bool = False
+    scale_floor: float = 0.05
     game_config: dict = dataclasses.field(default_factory=dict)  # the game's config fields over the variant's
 
 
@@ -139,6 +155,8 @@ class GameTrainConfig:
         check_number(_OWNER, "ent_coef", self.ent_coef, 0.0, 1.0)
         check_number(_OWNER, "vf_coef", self.vf_coef, 0.0, 10.0)
         check_number(_OWNER, "random_share", self.random_share, 0.0, 1.0)
+        check_number(_OWNER, "anneal", self.anneal, 0.0, 1.0)
+        check_number(_OWNER, "scale_floor", self.scale_floor, 1e-4, 100.0)
         check_number(_OWNER, "opponent_temperature", self.opponent_temperature, 0.0, 100.0)
         if self.batch_size > self.num_envs * self.n_steps:
             raise ValueError(f"{_OWNER}.batch_size must be at most num_envs x n_steps "
@@ -146,13 +164,15 @@ class GameTrainConfig:
         if not isinstance(self.out, str):
             raise ValueError(f"{_OWNER}.out must be a str (a folder; '' for runs/<game>_<variant>), got {self.out!r}")
         if not isinstance(self.game_config, dict):
-            raise ValueError(f"{_OWNER}.game_config must be a dict of the game's config fields, got {self.game_config!r}")
+            raise ValueError(f"{_OWNER}.game_config must be a dict of the game's config fields, "
+                             f"got {self.game_config!r}")
         try:
             get_game(self.game).make_config(self.game_config, self.variant)
         except ValueError as err:
             raise ValueError(f"{_OWNER}.game_config: {err}") from None
-        if not isinstance(self.progress, bool):
-            raise ValueError(f"{_OWNER}.progress must be True or False, got {self.progress!r}")
+        for name in ("progress", "onnx", "measure_optimal", "scale_observations", "exact"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{_OWNER}.{name} must be True or False, got {getattr(self, name)!r}")
 
     @classmethod
     def for_game(cls, game: str, **changes) -> "GameTrainConfig":
@@ -172,231 +192,9 @@ class GameTrainConfig:
         return [self.net_width] * self.net_layers
 
 
-# --- the numpy policy: snapshots, export, agent -----------------------------------------------------------
+# --- snapshots and the exported bot ---------------------------------------------------------------------------
 
-POLICY_FORMAT = "game-policy-v1"
-MAX_POLICY_LAYERS = 16
-MAX_POLICY_WIDTH = 4096
-MAX_POLICY_BYTES = 64 << 20
-_TEXT_FIELDS = {"format": 32, "game": 64, "activation": 8}
-_INT_FIELDS = ("observation_size", "num_actions", "layers")
-_LAYER_KEY = re.compile(r"(w|b)(0|[1-9][0-9]?)")
-
-
-class PolicyFileError(BotFileError):
-    """A policy file that is missing, corrupt, or not a policy of the game it is loaded for (one line, naming
-    the file)."""
-
-
-class PolicyNet:
-    """An MLP policy in numpy: ``layers`` [(W float32 [in, out], b float32 [out])], ``activation`` between
-    them, logits over the game's actions from the acting team's observation. One net plays both seats.
-
-    File (``save`` / ``load``): a zip of ``.npy`` arrays ``format`` ("game-policy-v1"), ``game`` (its
-    registered name), ``observation_size``, ``num_actions``, ``activation`` ("tanh" or "relu"), ``layers``
-    (count) and ``w{i}``, ``b{i}`` per layer. Loading reads the whole file (at most 64 MB), checks the zip
-    directory, every ``.npy`` header (dtype, rank, size) before its data, every value (finite floats, sizes
-    in range, layer shapes chained from observation_size to num_actions, the game's own sizes), and never
-    unpickles; anything wrong raises :class:`PolicyFileError` naming the file."""
-
-    def __init__(self, layers, activation: str, game: str, observation_size: int, num_actions: int):
-        if activation not in ACTIVATIONS:
-            raise PolicyFileError(f"activation must be one of {ACTIVATIONS}, got {activation!r}")
-        if not 1 <= len(layers) <= MAX_POLICY_LAYERS:
-            raise PolicyFileError(f"a policy has 1 to {MAX_POLICY_LAYERS} layers, got {len(layers)}")
-        width = int(observation_size)
-        checked = []
-        for i, (w, b) in enumerate(layers):
-            w, b = np.asarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32)
-            if w.ndim != 2 or b.ndim != 1 or w.shape[0] != width or w.shape[1] != b.shape[0]:
-                raise PolicyFileError(f"layer {i} has shapes {w.shape} and {b.shape}; expected ({width}, n) and (n,)")
-            if not (np.isfinite(w).all() and np.isfinite(b).all()):
-                raise PolicyFileError(f"layer {i} holds non-finite weights")
-            checked.append((w.copy(), b.copy()))
-            width = w.shape[1]
-        if width != int(num_actions):
-            raise PolicyFileError(f"the net gives {width} logits; the game has {num_actions} actions")
-        self.layers = checked
-        self.activation = activation
-        self.game = str(game)
-        self.observation_size = int(observation_size)
-        self.num_actions = int(num_actions)
-
-    @classmethod
-    def from_policy(cls, policy, game: GameSpec) -> "PolicyNet":
-        """A frozen numpy copy of an SB3 actor-critic policy's actor (``train.export.actor_layers``)."""
-        from train.export import actor_layers
-
-        layers, activation = actor_layers(policy)
-        return cls(layers, activation, game.name, game.observation_size, game.num_actions)
-
-    def logits(self, observations) -> np.ndarray:
-        """float32 [k, num_actions]: raw logits of float32 observations [k, observation_size]."""
-        x = np.atleast_2d(np.asarray(observations, dtype=np.float32))
-        if x.shape[1] != self.observation_size:
-            raise ValueError(f"observations must have {self.observation_size} values, got {x.shape[1]}")
-        with np.errstate(over="ignore", invalid="ignore"):
-            for i, (w, b) in enumerate(self.layers):
-                x = x @ w + b
-                if i < len(self.layers) - 1:
-                    x = np.tanh(x) if self.activation == "tanh" else np.maximum(x, 0.0)
-        return np.nan_to_num(x, nan=-1e30, posinf=1e30, neginf=-1e30)
-
-    def act(self, observations, masks, temperature: float = 0.0, uniforms=None) -> np.ndarray:
-        """int64 [k]: a legal action per row (``masks`` bool/int [k, A]; a row with none gives 0): the best
-        logit (temperature 0), else a sample at ``temperature`` from ``uniforms`` (floats in [0, 1))."""
-        mask = np.atleast_2d(np.asarray(masks)).astype(bool)
-        masked = np.where(mask, self.logits(observations).astype(np.float64), -np.inf)
-        if not temperature > 0:
-            return np.where(mask.any(axis=1), masked.argmax(axis=1), 0).astype(np.int64)
-        z = masked / temperature
-        z -= np.where(mask.any(axis=1), z.max(axis=1), 0.0)[:, None]
-        p = np.where(mask, np.exp(z), 0.0)
-        total = p.sum(axis=1, keepdims=True)
-        p = np.divide(p, total, out=np.zeros_like(p), where=total > 0)
-        pick = (p.cumsum(axis=1) > np.asarray(uniforms, dtype=np.float64)[:, None]).argmax(axis=1)
-        # rounding can leave the cumulative sum a hair under u: fall back to the best legal action then
-        best = np.where(mask.any(axis=1), masked.argmax(axis=1), 0)
-        return np.where(mask[np.arange(mask.shape[0]), pick], pick, best).astype(np.int64)
-
-    # --- files -----------------------------------------------------------------------------------------
-
-    def save(self, path) -> None:
-        arrays = {"format": np.array(POLICY_FORMAT), "game": np.array(self.game),
-                  "observation_size": np.array(self.observation_size, dtype=np.int64),
-                  "num_actions": np.array(self.num_actions, dtype=np.int64),
-                  "activation": np.array(self.activation), "layers": np.array(len(self.layers), dtype=np.int64)}
-        for i, (w, b) in enumerate(self.layers):
-            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
-        with open(path, "wb") as f:
-            np.savez_compressed(f, **arrays)
-
-    @classmethod
-    def load(cls, path, game=None) -> "PolicyNet":
-        """The policy file ``path`` (see the class doc); ``game`` (a name or GameSpec) is the game it must be
-        for (its name, observation size and action count)."""
-        try:
-            data, name = read_bot_file(path, MAX_POLICY_BYTES)  # a regular file of a sane size, read whole
-        except PolicyFileError:
-            raise
-        except BotFileError as err:
-            raise PolicyFileError(str(err).replace("bot file", "policy file")) from None
-        try:
-            arrays = _policy_arrays(data)
-            net = _policy_from_arrays(arrays)
-        except PolicyFileError as err:
-            raise PolicyFileError(f"{name}: {err}") from None
-        if game is not None:
-            spec = get_game(game)
-            if (net.game, net.observation_size, net.num_actions) != (spec.name, spec.observation_size,
-                                                                      spec.num_actions):
-                raise PolicyFileError(f"{name} is a policy of {net.game!r} ({net.observation_size} observation "
-                                      f"values, {net.num_actions} actions), not of {spec.name!r} "
-                                      f"({spec.observation_size}, {spec.num_actions})")
-        return net
-
-
-def _policy_arrays(data: bytes) -> dict:
-    """The checked arrays of a policy file's bytes (PolicyFileError on anything unexpected)."""
-    if not data.startswith(b"PK"):
-        raise PolicyFileError("not a policy file: it is not a zip archive of .npy arrays")
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-        infos = archive.infolist()
-    except Exception as err:  # noqa: BLE001 - zipfile raises many types on damaged bytes
-        raise PolicyFileError(f"not a readable policy file: {short_reason(err)}") from None
-    if len(infos) > len(_TEXT_FIELDS) + len(_INT_FIELDS) + 2 * MAX_POLICY_LAYERS:
-        raise PolicyFileError(f"it holds {len(infos)} arrays, more than a policy file has")
-    total, arrays = 0, {}
-    for info in infos:
-        key = info.filename[:-4] if info.filename.endswith(".npy") else None
-        if key is None or not (key in _TEXT_FIELDS or key in _INT_FIELDS or _LAYER_KEY.fullmatch(key)):
-            raise PolicyFileError(f"it holds {info.filename[:80]!r}, which is not an array of a policy file")
-        if key in arrays:
-            raise PolicyFileError(f"it holds the array {key!r} twice")
-        if info.flag_bits & 0x1 or info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-            raise PolicyFileError(f"the array {key!r} is encrypted or uses an unknown compression")
-        total += info.file_size  # the directory's claim, checked before anything is decompressed
-        if info.file_size > MAX_POLICY_BYTES or total > MAX_POLICY_BYTES:
-            raise PolicyFileError(f"its arrays claim more than {MAX_POLICY_BYTES} bytes uncompressed")
-        try:
-            with archive.open(info) as f:
-                blob = f.read(info.file_size + 1)
-        except Exception as err:  # noqa: BLE001 - damaged member data
-            raise PolicyFileError(f"the array {key!r} is damaged ({short_reason(err)})") from None
-        if len(blob) != info.file_size:
-            raise PolicyFileError(f"the array {key!r} unpacks to {len(blob)} bytes, not the {info.file_size} "
-                                  "its directory entry claims")
-        arrays[key] = _npy_value(blob, key)
-    return arrays
-
-
-def _npy_value(blob: bytes, key: str):
-    """One ``.npy`` member, its header checked against what ``key`` must hold: a str, an int or a float32
-    array (finite)."""
-    fp = io.BytesIO(blob)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            version = np.lib.format.read_magic(fp)
-            if version not in ((1, 0), (2, 0)):
-                raise ValueError(f"unsupported .npy version {version}")
-            reader = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
-            shape, fortran, dtype = reader(fp)
-    except Exception as err:  # noqa: BLE001 - numpy's header parser on hostile bytes
-        raise PolicyFileError(f"the array {key!r} has an unreadable .npy header: {short_reason(err)}") from None
-    text, integer = key in _TEXT_FIELDS, key in _INT_FIELDS
-    kinds = "U" if text else "iu" if integer else "f"
-    ndim = 0 if text or integer else 2 if key[0] == "w" else 1
-    if dtype.hasobject or dtype.kind not in kinds or dtype.names is not None or dtype.shape != ():
-        raise PolicyFileError(f"the array {key!r} holds {dtype.str} values; it must be "
-                              f"{'text' if text else 'an integer' if integer else 'floats'}")
-    if len(shape) != ndim or any(n < 1 or n > MAX_POLICY_WIDTH for n in shape):
-        raise PolicyFileError(f"the array {key!r} has shape {shape}; it must have {ndim} dimension(s) of 1 to "
-                              f"{MAX_POLICY_WIDTH}")
-    if text and dtype.itemsize > 4 * _TEXT_FIELDS[key]:
-        raise PolicyFileError(f"the text {key!r} is longer than {_TEXT_FIELDS[key]} characters")
-    size = math.prod(shape) * dtype.itemsize
-    if len(blob) - fp.tell() != size:
-        raise PolicyFileError(f"the array {key!r} has {len(blob) - fp.tell()} bytes of data; its header needs {size}")
-    array = np.frombuffer(blob, dtype=dtype, count=math.prod(shape), offset=fp.tell())
-    array = array.reshape(shape, order="F" if fortran else "C")
-    if text:
-        return str(array.item())
-    if integer:
-        value = int(array.item())
-        if not 1 <= value <= (MAX_POLICY_LAYERS if key == "layers" else MAX_POLICY_WIDTH):
-            raise PolicyFileError(f"the array {key!r} is {value}, out of range")
-        return value
-    with np.errstate(over="ignore", invalid="ignore"):
-        array = array.astype(np.float32)
-    if not np.isfinite(array).all():
-        raise PolicyFileError(f"the array {key!r} holds non-finite values (nan or inf, or beyond float32)")
-    return array
-
-
-def _policy_from_arrays(arrays: dict) -> PolicyNet:
-    for key in (*_TEXT_FIELDS, *_INT_FIELDS):
-        if key not in arrays:
-            raise PolicyFileError(f"it lacks the array {key!r}")
-    if arrays["format"] != POLICY_FORMAT:
-        raise PolicyFileError(f"its format is {arrays['format']!r}, not {POLICY_FORMAT!r}")
-    if arrays["activation"] not in ACTIVATIONS:
-        raise PolicyFileError(f"its activation is {arrays['activation']!r}; it must be one of {ACTIVATIONS}")
-    count = arrays["layers"]
-    wanted = {f"{part}{i}" for i in range(count) for part in "wb"}
-    present = {k for k in arrays if _LAYER_KEY.fullmatch(k)}
-    if present != wanted:
-        odd = sorted(present ^ wanted)[0]
-        raise PolicyFileError(f"its layer arrays do not fit its {count} layers ({odd!r} "
-                              f"{'is extra' if odd in present else 'is missing'})")
-    layers = [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(count)]
-    return PolicyNet(layers, arrays["activation"], arrays["game"], arrays["observation_size"], arrays["num_actions"])
-
-
-_AGENT_SALT = np.uint64(0x6A3E_9011_C7A6_E001)
 _PICK_SALT = np.uint64(0x6A3E_0990_5EED_0003)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 def _unit(bits) -> np.ndarray:
@@ -409,53 +207,69 @@ def _acting_view(game: GameSpec, state, config):
     return game.observe(state, team, config), game.legal_mask(state)
 
 
-class PolicyAgent:
-    """A :class:`PolicyNet` as an agent of its game (``reset(seeds)``, ``act(state, config, games)``): it sees
-    the acting team's observation (``game.observe``) and the legal mask, nothing else. ``temperature`` 0
-    plays the best legal action; above 0 it samples, from one counter-based stream per game keyed on the
-    game's seed, so a game's play does not depend on the batch it is in."""
+def observation_scaling(game: GameSpec, config, seed: int, floor: float, games: int = 256, steps: int = 400):
+    """(mean, scale) float32 [N]: the game's observations (the acting team's side) over ``games`` games of
+    uniformly random legal play, up to ``steps`` decisions each; scale is the standard deviation, at least
+    ``floor``. The learner sees (obs - mean) / scale: a feature the game encodes on a small range (Table
+    Football's yards to gain, /100) gets as much say in the first layer as the others. Deterministic in
+    ``seed``, so a resumed run scales alike."""
+    rng = np.random.default_rng(seed)
+    state = game.init(games, seed, config)
+    seen = []
+    for _ in range(steps):
+        to_act = game.to_act(state)
+        live = to_act >= 0
+        if not live.any():
+            break
+        obs, mask = _acting_view(game, state, config)
+        seen.append(obs[live])
+        count = mask.sum(axis=1)
+        rank = np.cumsum(mask, axis=1) - 1
+        pick = np.minimum((rng.random(games) * count).astype(np.int64), np.maximum(count - 1, 0))
+        actions = np.where(count > 0, (mask & (rank == pick[:, None])).argmax(axis=1), game.ignored_action)
+        state = game.step(state, actions.astype(np.int64), config)
+    obs = np.concatenate(seen).astype(np.float64)
+    return obs.mean(axis=0).astype(np.float32), np.maximum(obs.std(axis=0), floor).astype(np.float32)
 
-    def __init__(self, net: PolicyNet, game=None, temperature: float = 0.0, name: str = "policy"):
-        self.net = net
-        self.game = get_game(game if game is not None else net.game)
-        if (self.game.observation_size, self.game.num_actions) != (net.observation_size, net.num_actions):
-            raise ValueError(f"the policy has {net.observation_size} observation values and {net.num_actions} "
-                             f"actions; {self.game.name} has {self.game.observation_size} and {self.game.num_actions}")
-        check_number("PolicyAgent", "temperature", temperature, 0.0, 100.0)
-        self.temperature = float(temperature)
-        self.name = name
-        self.keys = np.zeros(0, dtype=np.uint64)
-        self.counters = np.zeros(0, dtype=np.uint64)
 
-    @classmethod
-    def load(cls, path, game=None, **kwargs) -> "PolicyAgent":
-        net = PolicyNet.load(path, game)
-        return cls(net, game, **kwargs)
+def snapshot(policy, game: GameSpec, variant: str | None = None, scaling=None):
+    """A frozen numpy copy of an SB3 policy's actor: a ``train.game_export.GameBot`` (one net, both seats)
+    over the game's own observation, the ``scaling`` (mean, scale) the policy was trained under folded into
+    its first layer (x_n @ W + b with x_n = (x - mean) / scale is x @ (W / scale) + (b - (mean / scale) @ W))."""
+    from train.game_export import GameBot, policy_layers
 
-    def reset(self, seeds) -> None:
-        seeds = np.asarray(seeds).astype(np.int64).astype(np.uint64)
-        self.keys = splitmix64(seeds ^ _AGENT_SALT)
-        self.counters = np.zeros(seeds.shape, dtype=np.uint64)
+    layers, activation = policy_layers(policy)
+    if scaling is not None:
+        mean, scale = (np.asarray(a, dtype=np.float64) for a in scaling)
+        w, b = (np.asarray(a, dtype=np.float64) for a in layers[0])
+        layers = [((w / scale[:, None]).astype(np.float32), (b - (mean / scale) @ w).astype(np.float32))] + layers[1:]
+    return GameBot(layers, activation, game, variant=variant)
 
-    def act(self, state, config=None, games=None) -> np.ndarray:
-        game = self.game
-        n = game.batch_size(state)
-        games = np.arange(n) if games is None else np.asarray(games, dtype=np.int64)
-        actions = np.full(n, game.ignored_action, dtype=np.int64)
-        if games.size == 0:
-            return actions
-        sub = state if games.size == n else game.take(state, games)
-        obs, mask = _acting_view(game, sub, config)
-        uniforms = None
-        if self.temperature > 0:
-            if self.keys.size < n:
-                self.reset(np.arange(n))
-            with np.errstate(over="ignore"):
-                uniforms = _unit(splitmix64(self.keys[games] + self.counters[games] * _GOLDEN))
-            self.counters[games] += np.uint64(1)
-        chosen = self.net.act(obs, mask, self.temperature, uniforms)
-        actions[games] = np.where(mask.any(axis=1), chosen, game.ignored_action)
-        return actions
+
+def _scaled_env(env, scaling):
+    """An SB3 VecEnv wrapper giving the learner (obs - mean) / scale (terminal observations too)."""
+    from gymnasium import spaces
+    from stable_baselines3.common.vec_env import VecEnvWrapper
+
+    mean, scale = scaling
+
+    class ScaledObservations(VecEnvWrapper):
+        def __init__(self, venv):
+            low = (venv.observation_space.low - mean) / scale
+            high = (venv.observation_space.high - mean) / scale
+            super().__init__(venv, observation_space=spaces.Box(low.astype(np.float32), high.astype(np.float32)))
+
+        def reset(self):
+            return ((self.venv.reset() - mean) / scale).astype(np.float32)
+
+        def step_wait(self):
+            obs, reward, done, infos = self.venv.step_wait()
+            for info in infos:
+                if "terminal_observation" in info:
+                    info["terminal_observation"] = ((info["terminal_observation"] - mean) / scale).astype(np.float32)
+            return ((obs - mean) / scale).astype(np.float32), reward, done, infos
+
+    return ScaledObservations(env)
 
 
 class SnapshotOpponent:
@@ -468,11 +282,11 @@ class SnapshotOpponent:
     def __init__(self, game: GameSpec, config, pool_size: int, random_share: float, temperature: float, seed: int):
         self.game, self.config = game, config
         self.pool_size, self.random_share, self.temperature = pool_size, random_share, temperature
-        self.pool: list[PolicyNet] = []
+        self.pool: list = []  # GameBot snapshots
         self.rng = np.random.default_rng(seed)
         self.seeds = np.zeros(0, dtype=np.uint64)
 
-    def add(self, net: PolicyNet) -> None:
+    def add(self, net) -> None:
         self.pool = (self.pool + [net])[-self.pool_size:]
 
     def reset(self, seeds) -> None:
@@ -517,28 +331,29 @@ def _call(fn, *args, **optional):
 
 
 class GameSolver:
-    """The exact solution of one config of a game whose package (``gridiron_env.<name>``) has ``solve(config)
-    -> Solution`` (``policy(state)``, ``opener_win_probability``) and ``exact_win_probability(policy,
-    config)`` (a policy: a function state -> actions; it returns a number or a record with ``opening``,
-    ``receiving`` and ``overall``). ``GameSolver.of(game, config)`` is None for a game without them."""
+    """The exact solution of one config of a game whose package (``gridiron_env.<name>``, or its ``solve``
+    submodule) has ``solve(config) -> Solution`` (``policy(state)``, ``opener_win_probability``) and
+    ``exact_win_probability(policy, config)`` (a policy: a function state -> actions; it returns a number or
+    a record of figures with ``overall``, e.g. ``opening``, ``receiving``). ``GameSolver.of(game, config)``
+    is None for a game without them."""
 
     def __init__(self, game: GameSpec, config, module):
         self.game, self.config, self.module = game, config, module
         self.solution = _call(module.solve, config)
-        try:  # the optimal policy's own value; a ValueError: the exact evaluation does not cover this config
-            self.optimal_exact = self._exact(self.optimal_policy)
-        except ValueError:
-            self.optimal_exact = None
+        self.covered = None  # whether exact_win_probability covers this config (known after the first call)
+        self._optimal = None
 
     @classmethod
     def of(cls, game: GameSpec, config):
-        try:
-            module = importlib.import_module(f"gridiron_env.{game.name}")
-        except ImportError:
-            return None
-        if not (callable(getattr(module, "solve", None)) and callable(getattr(module, "exact_win_probability", None))):
-            return None
-        return cls(game, config, module)
+        """The solver of ``game`` from its package ``gridiron_env.<name>``, or its ``solve`` submodule."""
+        for name in (f"gridiron_env.{game.name}", f"gridiron_env.{game.name}.solve"):
+            try:
+                module = importlib.import_module(name)
+            except ImportError:
+                continue
+            if callable(getattr(module, "solve", None)) and callable(getattr(module, "exact_win_probability", None)):
+                return cls(game, config, module)
+        return None
 
     def optimal_policy(self, state) -> np.ndarray:
         actions = np.asarray(self.solution.policy(state), dtype=np.int64)
@@ -546,17 +361,48 @@ class GameSolver:
 
     def exact(self, policy_fn) -> dict | None:
         """The exact win probabilities of ``policy_fn`` against the optimal agent, or None where the solver
-        module's exact evaluation does not cover this config (it refused the optimal policy itself)."""
-        return None if self.optimal_exact is None else self._exact(policy_fn)
+        module's exact evaluation does not cover this config (it refuses the optimal policy itself with a
+        ValueError). A ValueError about the policy (an illegal action) is raised."""
+        if self.covered is False:
+            return None
+        try:
+            result = self._exact(policy_fn)
+        except ValueError:
+            if self.covered:
+                raise
+            try:
+                self._exact(self.optimal_policy)
+            except ValueError:
+                self.covered = False
+                return None
+            raise
+        self.covered = True
+        return result
+
+    def optimal_value(self, measure: bool = True) -> dict:
+        """The optimal policy's own value against the optimal agent: measured by the exact evaluation
+        (``measure``, once), or else from the identity that a policy playing itself wins 1/2 over both seats,
+        as the opening team the solution's ``opener_win_probability``."""
+        if measure and self.covered is not False:
+            if self._optimal is None:
+                self._optimal = self.exact(self.optimal_policy)
+            if self._optimal is not None:
+                return self._optimal
+        value = {"overall": 0.5, "identity": True}
+        opener = getattr(self.solution, "opener_win_probability", None)
+        if isinstance(opener, (int, float)):
+            value.update(opening=float(opener), receiving=1.0 - float(opener))
+        return value
 
     def _exact(self, policy_fn) -> dict:
         result = _call(self.module.exact_win_probability, policy_fn, self.config, solution=self.solution)
-        if hasattr(result, "overall"):
-            return {k: float(getattr(result, k)) for k in ("opening", "receiving", "overall") if hasattr(result, k)}
+        if dataclasses.is_dataclass(result):  # every figure of the record (opening, receiving, overall, ...)
+            values = {k: v for k, v in dataclasses.asdict(result).items() if isinstance(v, (int, float))}
+            return {k: float(v) for k, v in values.items()}
         return {"overall": float(result)}
 
 
-def greedy_policy_fn(net: PolicyNet, game: GameSpec, config):
+def greedy_policy_fn(net, game: GameSpec, config):
     """The net's best legal action in each game of a state (``game.ignored_action`` where nobody acts)."""
 
     def policy(state):
@@ -567,12 +413,12 @@ def greedy_policy_fn(net: PolicyNet, game: GameSpec, config):
 
 
 def play_against(game: GameSpec, config, first, second, games: int, seed: int) -> np.ndarray:
-    """Points of ``first`` (1 win, 1/2 draw or truncation, 0 loss) in ``games`` full games against ``second``,
-    game i seeded ``seed + i``; ``first`` plays team one in even games and team two in odd ones. Both are
-    agents (``act(state, config, games)``)."""
-    state = game.init(games, seed, config)
+    """Points of ``first`` (1 win, 1/2 draw or truncation, 0 loss) in ``games`` full games against ``second``:
+    each deal twice, game i seeded ``seed + i // 2``, ``first`` team one in even games and team two in odd
+    ones (both seats from the same seed, so the same coin toss). Both are agents (``act(state, config, games)``)."""
     team = np.arange(games) % 2
-    seeds = seed + np.arange(games)
+    seeds = (seed + np.arange(games) // 2).astype(np.uint64)
+    state = game.init(games, 0, config, seeds=seeds)
     for agent in (first, second):
         if hasattr(agent, "reset"):
             agent.reset(seeds)
@@ -599,32 +445,34 @@ class _FunctionAgent:
         return self.fn(state)
 
 
-def evaluate_policy(net: PolicyNet, game: GameSpec, config, solver: GameSolver | None, games: int = 4000,
-                    seed: int = 0) -> dict:
+def evaluate_policy(net, game: GameSpec, config, solver: GameSolver | None, games: int = 4000,
+                    seed: int = 0, measure_optimal: bool = True, exact: bool = True) -> dict:
     """The greedy policy of ``net`` against the optimal agent: ``{"method": "exact", "opening", "receiving",
     "overall", "optimal": {...}}`` from the solver's exact evaluation, or ``"method": "monte-carlo"`` with
-    ``overall``, ``interval`` (95%) and ``games`` when the variant has no exact evaluation; ``"method":
-    "none"`` for a game without a solver. ``optimal`` is the optimal policy's own value, measured alike."""
+    ``overall``, ``interval`` (95%) and ``games`` when the variant has no exact evaluation (or ``exact`` is
+    False); ``"method":
+    "none"`` for a game without a solver. ``optimal`` is the optimal policy's own value
+    (:meth:`GameSolver.optimal_value`: measured exactly when ``measure_optimal``, else by identity)."""
     if solver is None:
         return {"method": "none"}
     policy = greedy_policy_fn(net, game, config)
-    exact = solver.exact(policy)
-    if exact is not None:
-        return {"method": "exact", **exact, "optimal": solver.optimal_exact}
+    result = solver.exact(policy) if exact else None
+    if result is not None:
+        return {"method": "exact", **result, "optimal": solver.optimal_value(measure_optimal)}
     opponent = _FunctionAgent(solver.optimal_policy, "optimal")
     points = play_against(game, config, _FunctionAgent(policy, "learner"), opponent, games, seed)
     half = 1.96 * points.std(ddof=1) / math.sqrt(games)
-    # the optimal agent against itself, each team once per deal, scores exactly 1/2 on average over seats
     opening = points[0::2].mean(), points[1::2].mean()
     return {"method": "monte-carlo", "overall": float(points.mean()), "interval": float(half), "games": games,
             "as_team_one": float(opening[0]), "as_team_two": float(opening[1]),
-            "optimal": {"overall": 0.5}}
+            "optimal": solver.optimal_value(measure=False)}
 
 
 # --- training --------------------------------------------------------------------------------------------
 
 CHECKPOINT = "policy.zip"
 POLICY_FILE = "policy.npz"
+ONNX_FILE = "policy.onnx"
 # train.checkpoint names two sides; a protocol game's single net (both seats) is stored as the "offence"
 CHECKPOINT_SIDE = "offence"
 
@@ -683,8 +531,10 @@ def train(cfg: GameTrainConfig, log=print) -> dict:
     opponent = SnapshotOpponent(game, config, cfg.pool_size, cfg.random_share, cfg.opponent_temperature, cfg.seed)
     venv = GameVectorEnv(cfg.num_envs, game=game, variant=cfg.variant, learner_team="random", opponent=opponent,
                          config=config, autoreset_mode=AutoresetMode.SAME_STEP)
-    env = VecMonitor(SB3VecEnv(venv))
-    env.seed(cfg.seed)
+    sb3_env = SB3VecEnv(venv)
+    sb3_env.seed(cfg.seed)
+    scaling = observation_scaling(game, config, cfg.seed, cfg.scale_floor) if cfg.scale_observations else None
+    env = VecMonitor(sb3_env if scaling is None else _scaled_env(sb3_env, scaling))
     tensorboard = str(out / "tensorboard")
     checkpoint = out / CHECKPOINT
     rounds_before = 0
@@ -692,7 +542,7 @@ def train(cfg: GameTrainConfig, log=print) -> dict:
         model, meta = load_checkpoint(checkpoint, CHECKPOINT_SIDE, lambda h: _make_model(env, cfg, tensorboard, h),
                                       cfg.net_arch, activation="tanh")
         rounds_before = meta["progress"]["rounds"]
-        opponent.add(PolicyNet.from_policy(model.policy, game))
+        opponent.add(snapshot(model.policy, game, cfg.variant, scaling))
         log(f"resumed from {checkpoint} (round {rounds_before}, {model.num_timesteps:,} steps)")
     else:
         model = _make_model(env, cfg, tensorboard)
@@ -711,15 +561,24 @@ def train(cfg: GameTrainConfig, log=print) -> dict:
     steps_before = int(model.num_timesteps)
     history, rounds, result = [], 0, None
     while True:
+        # how far through the budget this round starts: the annealed rates are constants within a round
+        done_share = min(1.0, (time.perf_counter() - started) / max(cfg.minutes * 60, 1e-9))
+        if cfg.max_steps:
+            done_share = max(done_share, min(1.0, (int(model.num_timesteps) - steps_before) / cfg.max_steps))
+        scale = 1.0 - done_share * (1.0 - cfg.anneal)
+        model.learning_rate = cfg.learning_rate * scale
+        model._setup_lr_schedule()
+        model.ent_coef = cfg.ent_coef * scale
         model.learn(cfg.round_steps, reset_num_timesteps=False, tb_log_name="ppo")
         rounds += 1
-        net = PolicyNet.from_policy(model.policy, game)
+        net = snapshot(model.policy, game, cfg.variant, scaling)
         opponent.add(net)
         save_checkpoint(checkpoint, model, CHECKPOINT_SIDE, rounds=rounds_before + rounds)
         steps = int(model.num_timesteps) - steps_before
         done = time.perf_counter() >= deadline or (cfg.max_steps and steps >= cfg.max_steps)
         if rounds % cfg.eval_every == 0 or done:
-            result = evaluate_policy(net, game, config, solver, cfg.eval_games, cfg.seed + 10_007 * rounds)
+            result = evaluate_policy(net, game, config, solver, cfg.eval_games, cfg.seed + 10_007 * rounds,
+                                     cfg.measure_optimal, cfg.exact)
             seconds = time.perf_counter() - started
             history.append({"round": rounds_before + rounds, "steps": int(model.num_timesteps), "seconds": seconds,
                             **{k: v for k, v in result.items() if k != "optimal"}})
@@ -739,10 +598,21 @@ def train(cfg: GameTrainConfig, log=print) -> dict:
     if writer is not None:
         writer.close()
     env.close()
-    net.save(out / POLICY_FILE)
-    PolicyNet.load(out / POLICY_FILE, game)  # the file as written reads back
+    from train.game_export import GameBot, export_policy
+
+    export_policy(net, out / POLICY_FILE, game, variant=cfg.variant)  # the net measured last, as a numpy bot
+    GameBot.load(out / POLICY_FILE, game)  # the file as written reads back
+    onnx_file = None
+    if cfg.onnx:
+        try:
+            from train.game_export import export_onnx
+
+            export_onnx(net, out / ONNX_FILE, game, variant=cfg.variant)
+            onnx_file = str(out / ONNX_FILE)
+        except ImportError as err:  # onnx / onnxscript missing: the numpy bot is enough to play
+            log(f"ONNX export skipped: {err}")
     summary = {
-        "game": game.name, "variant": cfg.variant, "out": str(out), "policy": str(out / POLICY_FILE),
+        "game": game.name, "variant": cfg.variant, "out": str(out), "policy": str(out / POLICY_FILE), "onnx": onnx_file,
         "rounds": rounds, "total_rounds": rounds_before + rounds, "steps": int(model.num_timesteps) - steps_before,
         "total_steps": int(model.num_timesteps), "train_seconds": train_seconds, "solve_seconds": solve_seconds,
         "steps_per_second": (int(model.num_timesteps) - steps_before) / max(train_seconds, 1e-9),
@@ -766,7 +636,9 @@ def evaluation_markdown(summary: dict) -> str:
         for name, row in (("trained", result), ("optimal", result["optimal"])):
             cells = [f"{row[k]:.4f}" if k in row else "-" for k in ("opening", "receiving", "overall")]
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
-        lines += ["", f"Exact (the solver's policy evaluation). Gap to the optimal value: "
+        how = ("the optimal row by the identity that a policy playing itself wins 1/2 over both seats"
+               if result["optimal"].get("identity") else "both rows measured")
+        lines += ["", f"Exact (the solver's policy evaluation; {how}). Gap to the optimal value: "
                   f"{result['optimal']['overall'] - result['overall']:.4f}."]
     elif result["method"] == "monte-carlo":
         lines += [f"Monte Carlo (no exact evaluation of this variant): {result['overall']:.4f} +- "
@@ -799,7 +671,8 @@ def main(argv=None) -> dict:
     parser.add_argument("--seed", type=int, default=None, help=f"run seed (default {d.seed})")
     parser.add_argument("--num-envs", type=int, default=None, help=f"games per env batch (default {d.num_envs})")
     parser.add_argument("--round-steps", type=int, default=None, help=f"steps per round (default {d.round_steps})")
-    parser.add_argument("--eval-every", type=int, default=None, help=f"rounds between evaluations (default {d.eval_every})")
+    parser.add_argument("--eval-every", type=int, default=None,
+                        help=f"rounds between evaluations (default {d.eval_every})")
     parser.add_argument("--threads", type=int, default=None, help=f"torch threads (default {d.threads})")
     args = parser.parse_args(argv)
     try:
