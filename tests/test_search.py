@@ -36,12 +36,12 @@ def test_plays_whole_games_legally(config):
     assert search.searched > 0  # it did search (formations at least)
 
 
-def test_search_sees_formations_kicks_and_plays():
-    # every searched phase comes up in a game, and each candidate it plays is legal (step would raise)
-    config = GameConfig(target_score=7, max_steps=250)
+def test_search_sees_formations_and_plays():
+    # the searched phases come up in a game, and each action it plays is legal (step would raise)
+    config = GameConfig(target_score=7, max_steps=100)
     search = SearchAgent(rollouts=1)
     other = HeuristicAgent()
-    seeds = np.arange(3) + 70
+    seeds = np.arange(2) + 70
     search.reset(seeds)
     other.reset(seeds)
     s = init(seeds=seeds, config=config)
@@ -50,7 +50,7 @@ def test_search_sees_formations_kicks_and_plays():
         live = ~(s.terminated | s.truncated)
         games = np.flatnonzero(live & (s.to_act == 0))
         rest = np.flatnonzero(live & (s.to_act == 1))
-        actions = np.zeros(3, dtype=np.int64)
+        actions = np.zeros(2, dtype=np.int64)
         if games.size:
             seen.update(int(p) for p in s.phase[games])
             actions[games] = search.act(s, config, games=games)[games]
@@ -63,7 +63,7 @@ def test_search_sees_formations_kicks_and_plays():
 def test_same_games_whatever_the_batch():
     # game i of a batch seeded s plays exactly like the lone game seeded s + i (two runs: same seed, same
     # game, too)
-    config = GameConfig(target_score=3, max_steps=90)
+    config = GameConfig(target_score=3, max_steps=60)
     batch = play_games(SearchAgent(rollouts=2), HeuristicAgent(), 3, seed=40, config=config)
     lone = play_games(SearchAgent(rollouts=2), HeuristicAgent(), 1, seed=42, config=config, a_team=[batch.a_team[2]])
     assert lone.score[0].tolist() == batch.score[2].tolist()
@@ -224,8 +224,8 @@ def test_tournament_and_play_names():
     assert make_agent("mc=search").name == "mc"
     with pytest.raises(ValueError, match="search budget"):
         make_agent("search:lots")
-    result = run_tournament([agent, make_agent("heuristic")], 2, config=GameConfig(target_score=2, max_steps=200))
-    assert result.names == ["search:2", "heuristic"] and result.winner.size == 2
+    result = run_tournament([agent, make_agent("heuristic")], 2, config=GameConfig(target_score=2, max_steps=40))
+    assert result.names == ["search:2", "heuristic"] and result.winner.size == 2 and (result.steps <= 40).all()
     assert isinstance(play.make_agent("search:3"), SearchAgent)
     assert play.make_agent("Search").rollouts == 16
     with pytest.raises(play.AgentSpecError, match="search budget"):
