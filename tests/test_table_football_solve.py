@@ -290,3 +290,76 @@ def test_a_crafted_or_damaged_solution_file_is_refused_before_anything_is_alloca
             assert f"damaged{trial}.npz" in str(err)
         else:  # only flips the archive's checks cannot see (none change the arrays that count)
             assert np.array_equal(back.arrays["V"], basic.arrays["V"])
+
+
+# --- exact evaluation of a policy in the clock version ------------------------------------------------------
+
+TINY_CLOCK = tf.TableFootballConfig(clock=True, quarter_boxes=2, two_minute_boxes=1, timeouts_per_half=1,
+                                    overtime_timeouts=1)
+
+
+class _EagerAgent:
+    """Takes every time-out, out-of-bounds request and recovery contest it is offered; otherwise plays the
+    fixed rule (so the evaluator must ask the policy at every kind of clock decision, and use the answers)."""
+
+    name = "eager"
+
+    def reset(self, seeds):
+        pass
+
+    def act(self, state, config=None, games=None):
+        base = FixedAgent(0.5).act(state, config)
+        legal = state.legal
+        return np.select([legal[:, A.TIME_OUT], legal[:, A.OUT_OF_BOUNDS], legal[:, A.CONTEST]],
+                         [A.TIME_OUT, A.OUT_OF_BOUNDS, A.CONTEST], base).astype(np.int64)
+
+
+@pytest.mark.parametrize("option", [False, pytest.param(True, marks=pytest.mark.slow)],
+                         ids=["plain", "recovery option"])
+def test_clock_exact_value_of_the_optimal_agent_is_the_solution_value(option):
+    """The optimal agent asked in every state gives the solver's values back (with the recovery option the
+    agent's answers are slow to compute: marked slow)."""
+    config = TINY_CLOCK.replace(recovery_option=option)
+    sol = solve(config, diff_cap=6, cache=False)
+    pv = exact_win_probability(OptimalAgent(config, sol), config, sol)
+    owp = sol.opener_win_probability
+    assert abs(pv.opening - owp) < 1e-9 and abs(pv.receiving - (1 - owp)) < 1e-9 and abs(pv.overall - 0.5) < 1e-9
+
+
+def _seat_rates(result):
+    """(A's points as the opening team, as the receiving team, the number of games of each)."""
+    opens = result.a_team == result.opener
+    pts = result.a_points
+    return pts[opens].mean(), pts[~opens].mean(), opens.sum(), (~opens).sum()
+
+
+@pytest.mark.parametrize("agent,option", [(FixedAgent(0.5), False), (_EagerAgent(), False),
+                                          pytest.param(_EagerAgent(), True, marks=pytest.mark.slow)],
+                         ids=["fixed", "eager", "eager, recovery option"])
+def test_clock_exact_value_of_a_policy_matches_monte_carlo_in_both_seats(agent, option):
+    """Exact against play of the engine with fixed seeds: within 4 standard errors (sd at most 1/2 a game)
+    for the opening team and for the receiving team; both values are chances and below the optimal one's."""
+    config = TINY_CLOCK.replace(recovery_option=option)
+    sol = solve(config, diff_cap=14, cache=False)  # 2 unanswered touchdowns; more barely moves a value
+    pv = exact_win_probability(agent, config, sol)
+    owp = sol.opener_win_probability
+    assert 0 <= pv.opening < owp - 1e-3 and 0 <= pv.receiving < 1 - owp - 1e-3
+    assert pv.overall == 0.5 * (pv.opening + pv.receiving)
+    r = play_games(agent, OptimalAgent(config, sol), 3000, seed=600, config=config)
+    opening, receiving, n_open, n_recv = _seat_rates(r)
+    assert abs(opening - pv.opening) < 4 * np.sqrt(0.25 / n_open), (opening, pv)
+    assert abs(receiving - pv.receiving) < 4 * np.sqrt(0.25 / n_recv), (receiving, pv)
+
+
+def test_clock_exact_value_of_always_running_is_lower():
+    sol = solve(TINY_CLOCK, diff_cap=6, cache=False)
+    pv = exact_win_probability(lambda s: np.where(s.phase == 0, A.RUN_PLAY, A.DECLINE), TINY_CLOCK, sol)
+    assert 0 <= pv.overall < 0.5 - 1e-3 and pv.opening < sol.opener_win_probability
+
+
+def test_clock_exact_value_refuses_an_illegal_policy_and_a_foreign_solution():
+    sol = solve(TINY_CLOCK, diff_cap=8, cache=False)
+    with pytest.raises(ValueError, match="illegal action 2"):
+        exact_win_probability(lambda s: np.full(s.batch_size, A.PUNT), TINY_CLOCK, sol)
+    with pytest.raises(ValueError, match="another config"):
+        exact_win_probability(FixedAgent(0.5), TINY_CLOCK.replace(timeouts_per_half=2), sol)

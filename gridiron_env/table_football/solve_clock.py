@@ -26,7 +26,7 @@ from .config import TableFootballConfig
 from .model import ASKER_WINS, FLIP, REC, SAME, build_model
 from .solve import Solution, _recovery_kind
 from .state import (
-    CHOOSE, OOB_DEFENCE, OOB_OFFENCE, OVERTIME, RECOVERY, State, TIMEOUT_DEFENCE, TIMEOUT_OFFENCE,
+    CHOOSE, OOB_DEFENCE, OOB_OFFENCE, OVERTIME, PHASE_NAMES, RECOVERY, State, TIMEOUT_DEFENCE, TIMEOUT_OFFENCE,
 )
 
 DEFAULT_DIFF_CAP = 60  # points; see the module docstring
@@ -523,3 +523,325 @@ def validate_clock_arrays(config: TableFootballConfig, data: dict, path) -> None
             raise ValueError(f"{path}: {name} has shape {data[name].shape} {data[name].dtype}, expected {shape} float64")
 
 
+
+
+# --- exact evaluation of a stationary policy (clock version) ------------------------------------------------
+
+AGENT_CHUNK = 1 << 17  # engine states per agent call (bounds the memory of a query)
+_TOO, _TOD, _OOBO, _OOBD = "timeout_offence", "timeout_defence", "oob_offence", "oob_defence"
+
+
+def _ask(agent_or_policy, states: State, config) -> np.ndarray:
+    """The policy's actions in ``states`` (team one to act in every game), checked legal."""
+    out = np.empty(states.batch_size, dtype=np.int64)
+    for start in range(0, states.batch_size, AGENT_CHUNK):
+        part = states.take(np.arange(start, min(start + AGENT_CHUNK, states.batch_size)))
+        n = part.batch_size
+        if hasattr(agent_or_policy, "act"):
+            if hasattr(agent_or_policy, "reset"):
+                agent_or_policy.reset(np.arange(n))
+            a = np.asarray(agent_or_policy.act(part, config, np.arange(n)))
+        else:
+            a = np.asarray(agent_or_policy(part))
+        if a.shape != (n,) or a.dtype.kind not in "iu":
+            raise ValueError(f"the policy gave {a.dtype} shape {a.shape}, expected ints of shape ({n},)")
+        a = a.astype(np.int64)
+        ok = (a >= 0) & (a < A.NUM_ACTIONS)
+        ok[ok] = part.legal[np.flatnonzero(ok), a[ok]]
+        if not ok.all():
+            g = int(np.flatnonzero(~ok)[0])
+            legal = [A.ACTION_NAMES[i] for i in np.flatnonzero(part.legal[g])]
+            raise ValueError(f"the policy chose illegal action {int(a[g])} in a clock state (phase "
+                             f"{PHASE_NAMES[int(part.phase[g])]}, quarter {int(part.quarter[g])}, boxes "
+                             f"{int(part.boxes[g])}); legal: {legal}")
+        out[start:start + n] = a
+    return out
+
+
+def _decision_states(config, m, lay: _Layout, flat, phase, snap, rel=None, cost=0, recovery=False) -> State:
+    """Engine states of solver states ``flat`` (indices into ``lay``, in the terms of the team ``snap``
+    snapping the down) in ``phase``, quarter and boxes left to be set. Team one is the evaluated team.
+    ``rel`` (pending phases): SAME / FLIP, whether the snap team or the other has the ball next.
+    A representative of each solver state: scores max(d, 0) and max(-d, 0), no last play at a choice,
+    the solver's unused fields (the opener in the second half: team one) fixed."""
+    from .engine import recompute_legal
+
+    d, f, to, td, h = np.unravel_index(flat, lay.shape)
+    d = d - lay.cap
+    n = flat.size
+    s = State.empty(n)
+    snap = np.broadcast_to(np.asarray(snap, dtype=np.int64), (n,))
+    other = 1 - snap
+    rows = np.arange(n)
+    s.snap_offence[:] = snap
+    s.offence[:] = snap if rel is None else np.where(rel == FLIP, other, snap)
+    s.score[rows, snap], s.score[rows, other] = np.maximum(d, 0), np.maximum(-d, 0)
+    s.timeouts[rows, snap], s.timeouts[rows, other] = to, td
+    s.opener[:] = np.where(h == 1, snap, other) if lay.H == 2 else 0
+    if recovery:
+        fi = (f // 2) if recovery else f
+        kind = f % 2
+        s.position[:], s.line_to_gain[:], s.down[:] = m.pos[fi], m.ltg[fi], m.down[fi]
+        s.last_play[:] = 0
+        s.last_roll[:, 0] = np.where(kind == 0, 1, 5)
+        s.last_roll[:, 1] = np.where(kind == 0, 2, 6)
+    else:
+        s.position[:], s.line_to_gain[:], s.down[:] = m.pos[f], m.ltg[f], m.down[f]
+        if phase != CHOOSE:
+            s.last_play[:] = 0
+    s.phase[:] = phase
+    s.pending_cost[:] = cost
+    s.plays[:] = 0 if phase == CHOOSE else 1
+    s.steps[:] = s.plays
+    recompute_legal(s, config)
+    assert (s.to_act == 0).all(), "every state built for the policy has team one to act"
+    return s
+
+
+def evaluate_clock_policy(agent_or_policy, solution: "ClockSolution", progress=None):
+    """(opening, receiving): the exact win probability (a draw 1/2) of a stationary policy against the
+    solution's optimal policy, as the team opening the game and as the team receiving in the 2nd half.
+
+    Backward induction over the boxes as ``_induction``, over the solver's states with one more index:
+    which team has the ball (the evaluated one, P, or the optimal one, O). At every decision of P (the
+    offence's choice, the recovery option, the out-of-bounds requests, the time-outs) the policy is
+    asked, once per box layer, in big batches of engine states (team one = P, one representative state
+    per solver state; ``_decision_states``); at every decision of O the solution's action (its values,
+    lowest id among equal best, as ``Solution.policy``). A tie at the end of the 4th quarter goes to the
+    overtime coin toss (1/2 each way). Only the tables of the last three boxes and of the quarter starts
+    are kept. The default clock config asks the policy about 10^9 states, about 6 M per box of the first
+    half: for ``OptimalAgent`` about 90 s per box of the second half on the shared 2-core machine (load 11),
+    roughly 9 hours in all (RULES.md); a small clock (2 boxes a quarter) takes seconds.
+    """
+    config, cap = solution.config, solution.cap
+    m = build_model(config.downs, config.recovery_option)
+    F, QB = m.n_fields, config.quarter_boxes
+    NT, NTo = config.timeouts_per_half + 1, config.overtime_timeouts + 1
+    W = config.two_minute_boxes
+    clk = solution.clk
+    f20 = clk.first20
+    plan = [_groups(m, np.arange(F), a) for a in (A.RUN_PLAY, A.FIELD_GOAL, A.PUNT)]
+    rec_plan = [_groups(m, F + np.arange(2 * F), a) for a in (A.DECLINE, A.CONTEST)] \
+        if config.recovery_option else []
+    EW: dict = {}  # (q, b) -> P's win probability [2 (P, O has the ball), lay size]
+    EW_start: dict = {}  # q -> the same at the quarter's first box (kept)
+    ot_start = None  # P's chance in overtime if P receives, if O receives
+    for kind in ("ot", "34", "12"):
+        qc = 0 if kind == "ot" else cap
+        nt = NTo if kind == "ot" else NT
+        H = 2 if kind == "12" else 1
+        lay, rec_lay = _Layout(qc, F, nt, H), _Layout(qc, 2 * F, nt, H)
+        size = int(np.prod(lay.shape))
+        d = np.arange(-qc, qc + 1)
+        gd = d[:, None, None, None, None, None]
+        gto = np.arange(nt)[None, None, None, :, None, None]
+        gtd = np.arange(nt)[None, None, None, None, :, None]
+        gh = np.arange(H)[None, None, None, None, None, :]
+        has_o, has_d = gto > 0, gtd > 0
+
+        def prepare(p):
+            out = []
+            for groups, rec, legal in p:
+                gl = []
+                for cost, gain, ent in groups:
+                    e = np.maximum(ent, 0)[None, :, :, None, None, None]
+                    prob = np.where((ent >= 0)[None, :, :, None, None, None], m.e_prob[e], 0.0)
+                    idx, flip, scoring, won = _lookups(lay, ent, m, gd, gto, gtd, gh)
+                    d1 = gd + m.e_ds[e] - m.e_do[e]
+                    # the pending decision's solver state: (rel, the snap team's d, next node, its time-outs)
+                    pk = np.where(flip, size, 0) + lay.index(d1, m.e_f[e], gto, gtd, gh)
+                    if kind == "ot":
+                        pk = np.where(scoring, -1, pk)  # sudden death: no decision after a score
+                    pk = np.where((ent >= 0)[None, :, :, None, None, None], pk, -1)
+                    gl.append((cost, gain, prob, (idx, flip, scoring, won), pk))
+                rec_part = None
+                if rec is not None:
+                    e = np.maximum(rec, 0)[None, :, :, None, None, None]
+                    prob = np.where((rec >= 0)[None, :, :, None, None, None], m.e_prob[e], 0.0)
+                    rnode = np.where(rec >= 0, m.e_f[np.maximum(rec, 0)] - F, 0)[None, :, :, None, None, None]
+                    rec_part = (prob, rec_lay.index(gd, rnode, gto, gtd, gh))
+                out.append((gl, rec_part, legal))
+            return out
+
+        prepared, rec_prepared = prepare(plan), prepare(rec_plan)
+        # the pending states P decides in, found once per kind (they do not depend on the time)
+        need: dict = {}
+        for gl, _, _ in prepared + rec_prepared:
+            for cost, gain, _, _, pk in gl:
+                offered_o = np.broadcast_to(has_o, pk.shape)
+                offered_d = np.broadcast_to(has_d, pk.shape)
+                costs = [cost] + ([max(cost - 1, 1)] if gain else [])
+                for c in costs:
+                    if c > 1:
+                        need.setdefault((_TOO, c), []).append(np.unique(pk[(pk >= 0) & offered_o]))
+                        need.setdefault((_TOD, c), []).append(np.unique(pk[(pk >= 0) & offered_d]))
+                if gain:
+                    for ph in (_OOBO, _OOBD):
+                        need.setdefault((ph, cost), []).append(np.unique(pk[pk >= 0]))
+        phase_of = {_TOO: TIMEOUT_OFFENCE, _TOD: TIMEOUT_DEFENCE, _OOBO: OOB_OFFENCE, _OOBD: OOB_DEFENCE}
+        # P snaps (team one) at its own offence decisions, O (team two) at P's defence decisions
+        snap_of = {_TOO: 0, _OOBO: 0, _TOD: 1, _OOBD: 1}
+        pend_states = {}
+        for key, parts in need.items():
+            keys = np.unique(np.concatenate(parts))
+            if keys.size:
+                rel = np.where(keys >= size, FLIP, SAME)
+                pend_states[key] = (keys, _decision_states(config, m, lay, keys % size, phase_of[key[0]],
+                                                           snap_of[key[0]], rel, key[1]))
+        choose_states = _decision_states(config, m, lay, np.arange(size), CHOOSE, 0)
+        rec_states = _decision_states(config, m, rec_lay, np.arange(int(np.prod(rec_lay.shape))), RECOVERY, 0,
+                                      recovery=True) if rec_prepared else None
+
+        def ask(states, q, b):
+            states.quarter[:], states.boxes[:] = q, b
+            return _ask(agent_or_policy, states, config)
+
+        for q in {"ot": (OVERTIME,), "34": (4, 3), "12": (2, 1)}[kind]:
+            EW = {}  # a quarter reaches other quarters only through their first box (EW_start)
+            for b in range(1, QB + 1):
+                targets = {c: _target(clk, q, b, c, W, lay, d, f20) for c in (1, 2, 3)}
+                wtargets = {c: _eval_target(EW, EW_start, ot_start, q, b, c, W, QB, lay, d, f20, NT)
+                            for c in (1, 2, 3)}
+                D = {}
+                for key, (keys, st) in pend_states.items():
+                    choice = ask(st, q, b)
+                    table = np.zeros(2 * size + 1, dtype=bool)  # the last slot: no decision (-1 keys)
+                    table[keys] = choice != A.DECLINE
+                    D[key] = table
+
+                def group_value(cost, gain, prob, lk, pk):
+                    """(solver value for the snap team, P's chance when P snaps, when O snaps), summed over
+                    the group's outcomes."""
+                    idx, flip, scoring, won = lk
+
+                    def lookv(c, name):
+                        v = targets[c].take(idx[name])
+                        return np.where(flip, 1.0 - v, v)
+
+                    side_off = [np.where(flip, size, 0), np.where(flip, 0, size)]  # the next ball team's side
+
+                    def lookw(c, name, s):
+                        return wtargets[c].take(idx[name] + side_off[s])
+
+                    def p_decides(key, s):
+                        return D[key].take(pk) if key in D else np.zeros(pk.shape, dtype=bool)
+
+                    co, cdv = lookv(1, "Co"), lookv(1, "Cd")
+                    vpart = {}
+
+                    def todec_v(c):  # the solver's values: (no time-out, after the defence's choice, phase)
+                        if c not in vpart:
+                            xv = lookv(c, "A")
+                            if c <= 1:
+                                vpart[c] = (xv, xv, xv)
+                            else:
+                                dv = np.where(has_d, np.minimum(xv, cdv), xv)
+                                vpart[c] = (xv, dv, np.where(has_o, np.maximum(dv, co), dv))
+                        return vpart[c]
+
+                    def todec(c, s):  # P's chance with P's time-outs and O's (the solution's, ruling 12)
+                        xv, dv, yv = todec_v(c)
+                        xw = lookw(c, "A", s)
+                        if c <= 1:
+                            return yv, xw
+                        take_d = has_d & (p_decides((_TOD, c), s) if s == 1 else (1.0 - cdv) > (1.0 - xv))
+                        dw = np.where(take_d, lookw(1, "Cd", s), xw)
+                        take_o = has_o & (p_decides((_TOO, c), s) if s == 0 else co > dv)
+                        return yv, np.where(take_o, lookw(1, "Co", s), dw)
+
+                    out = []
+                    for s in (0, 1):
+                        y0v, y0w = todec(cost, s)
+                        if gain:  # out of bounds (ruling 13): the offence asks first, then the defence
+                            y1v, y1w = todec(max(cost - 1, 1), s)
+                            askv = ASKER_WINS * y1v + (1 - ASKER_WINS) * y0v
+                            askw = ASKER_WINS * y1w + (1 - ASKER_WINS) * y0w
+                            ask_d = p_decides((_OOBD, cost), s) if s == 1 else (1.0 - askv) > (1.0 - y0v)
+                            dw = np.where(ask_d, askw, y0w)
+                            decline_v = np.minimum(y0v, askv)
+                            ask_o = p_decides((_OOBO, cost), s) if s == 0 else askv > decline_v
+                            y0w = np.where(ask_o, askw, dw)
+                            y0v = np.maximum(askv, decline_v)
+                        if q == OVERTIME:  # sudden death
+                            y0v = np.where(scoring, np.where(won, 1.0, 0.0), y0v)
+                            y0w = np.where(scoring, np.where(won, 1.0 - s, float(s)), y0w)
+                        if s == 0:
+                            out.append((y0v * prob).sum(axis=2))
+                        out.append((y0w * prob).sum(axis=2))
+                    return out
+
+                def values(prep, rec_v=None, rec_w=None):
+                    """Per action: (solver value, P's chance when P decides, when O decides)."""
+                    res = []
+                    for gl, rec_part, legal in prep:
+                        tv = tw0 = tw1 = 0.0
+                        for cost, gain, prob, lk, pk in gl:
+                            v, w0, w1 = group_value(cost, gain, prob, lk, pk)
+                            tv, tw0, tw1 = tv + v, tw0 + w0, tw1 + w1
+                        if rec_part is not None:
+                            prob, ridx = rec_part
+                            tv = tv + (rec_v.take(ridx) * prob).sum(axis=2)
+                            tw0 = tw0 + (rec_w[0].take(ridx) * prob).sum(axis=2)
+                            tw1 = tw1 + (rec_w[1].take(ridx) * prob).sum(axis=2)
+                        lg = legal[None, :, None, None, None]
+                        res.append((np.where(lg, tv, -np.inf), tw0, tw1))
+                    return res
+
+                def pick(res, p_actions, action_ids):
+                    """(solver value, P's chance [2, size]) with P's actions when P decides and the
+                    solution's (lowest id among equal best) when O does."""
+                    qv = np.stack([r[0].ravel() for r in res])
+                    o_pick = np.argmax(qv, axis=0)
+                    p_pick = np.searchsorted(action_ids, p_actions)
+                    cols = np.arange(qv.shape[1])
+                    w0 = np.stack([r[1].ravel() for r in res])[p_pick, cols]
+                    w1 = np.stack([r[2].ravel() for r in res])[o_pick, cols]
+                    return qv.max(axis=0), np.stack([w0, w1])
+
+                rec_v = rec_w = None
+                if rec_prepared:
+                    rec_v, rec_w = pick(values(rec_prepared), ask(rec_states, q, b), np.array([A.DECLINE, A.CONTEST]))
+                _, ew = pick(values(prepared, rec_v, rec_w), ask(choose_states, q, b),
+                             np.array([A.RUN_PLAY, A.FIELD_GOAL, A.PUNT]))
+                EW[(q, b)] = ew
+                if b == QB:
+                    EW_start[q] = ew
+                for old in [k for k in EW if k[0] == q and k[1] <= b - 3]:
+                    del EW[old]  # no later box reaches back more than 3 boxes
+                if progress:
+                    progress(q, b)
+        if kind == "ot":
+            at = _Layout(0, F, NTo, 1).index(0, f20, NTo - 1, NTo - 1, 0)
+            ot_start = (float(EW_start[OVERTIME][0, at]), float(EW_start[OVERTIME][1, at]))
+    at = _Layout(cap, F, NT, 2).index(0, f20, NT - 1, NT - 1, 1)
+    opening = float(EW_start[1][0, at])
+    receiving = float(EW_start[1][1, at])
+    return opening, receiving
+
+
+def _eval_target(EW, EW_start, ot_start, q, b, c, W, QB, lay, d, f20, NT):
+    """P's chance [2 * lay size] (P, O has the ball next) after ``c`` boxes from (q, b): ``_target`` for
+    the evaluation."""
+    left = b - c
+    if W > 0 and q in (2, 4) and b > W and left < W:  # the two-minute warning
+        left = W
+    size = int(np.prod(lay.shape))
+    if left > 0:
+        return EW[(q, left)].ravel()
+    if q in (1, 3):
+        return EW_start[q + 1].ravel()
+    if q == 2:  # the team that did not open receives the second half at its own 20, time-outs reset
+        full = NT - 1
+        lay34 = _Layout(lay.cap, lay.n, NT, 1)
+        start = EW_start[3].reshape((2,) + lay34.shape)[:, :, f20, full, full, 0]  # [side, nd]
+        # h = 0: the team with the ball receives (same side, d); h = 1: the other does, at -d
+        recv, kick = start, start[::-1, ::-1]
+        both = np.stack([recv, kick], axis=-1)  # [side, nd, h]
+        return np.broadcast_to(both[:, :, None, None, None, :], (2,) + lay.shape).ravel()
+    if q == 4:  # the higher score wins; tied: the overtime coin toss
+        tie = 0.5 * (ot_start[0] + ot_start[1])
+        mine = np.where(d > 0, 1.0, np.where(d < 0, 0.0, tie))
+        theirs = np.where(d > 0, 0.0, np.where(d < 0, 1.0, tie))
+        both = np.stack([mine, theirs])
+        return np.broadcast_to(both[:, :, None, None, None, None], (2,) + lay.shape).ravel()
+    return np.full(2 * size, 0.5)  # overtime ends tied: a draw
