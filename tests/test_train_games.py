@@ -130,6 +130,22 @@ def test_exact_measurement_matches_the_solver_module():
     assert G.evaluate_policy(net, GAME, config, None) == {"method": "none"}
 
 
+def test_the_monte_carlo_measurement_agrees_with_the_exact_one():
+    config = TableFootballConfig(target_score=7)
+    solver = G.GameSolver.of(GAME, config)
+    optimal = G._FunctionAgent(solver.optimal_policy, "optimal")
+    # each deal from both seats: the optimal agent against itself scores exactly 1/2 per pair of games
+    points = G.play_against(GAME, config, optimal, optimal, 200, seed=3)
+    assert np.array_equal(points[0::2] + points[1::2], np.ones(100))
+    net = random_net(5, width=16)
+    exact = G.evaluate_policy(net, GAME, config, solver)["overall"]
+    games = G.evaluate_policy(net, GAME, config, solver, games=2000, seed=8, exact=False)
+    assert games["method"] == "monte-carlo" and games["exact"] == "not asked for"
+    # 2000 games: a standard error of at most 0.5 / sqrt(2000) = 0.011; tolerance 4.5 of them
+    assert abs(games["overall"] - exact) < 4.5 * 0.5 / np.sqrt(2000)
+    assert games["interval"] < 0.05
+
+
 @pytest.mark.slow
 def test_a_variant_without_exact_evaluation_is_measured_by_games_against_the_optimal_agent():
     """The clock version: exact_win_probability refuses it, so the measurement is Monte Carlo (the cached
@@ -138,6 +154,7 @@ def test_a_variant_without_exact_evaluation_is_measured_by_games_against_the_opt
     solver = G.GameSolver.of(GAME, config)
     result = G.evaluate_policy(random_net(4), GAME, config, solver, games=200, seed=5)
     assert result["method"] == "monte-carlo" and result["games"] == 200 and solver.covered is False
+    assert result["exact"] == "not available for this config"
     assert 0.0 <= result["overall"] < 0.3 and result["interval"] > 0  # a random net loses almost every game
     assert result["optimal"]["identity"] and result["optimal"]["overall"] == 0.5
     optimal = G._FunctionAgent(solver.optimal_policy, "optimal")
