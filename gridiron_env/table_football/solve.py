@@ -274,7 +274,7 @@ def exact_win_probability(agent_or_policy, config: TableFootballConfig | None = 
     is asked once in every state of the space, as the team to act there, and its answers are its policy.
     The clock version (``solve_clock.evaluate_clock_policy``): by backward induction over the boxes, the
     policy asked in big batches of engine states, one box layer at a time; for the default clock config
-    about 10^9 states, for ``OptimalAgent`` roughly 9 hours on the shared 2-core machine (RULES.md).
+    about 10^9 states, for ``OptimalAgent`` roughly 10 hours on the shared 2-core machine (RULES.md).
     """
     config = config or TableFootballConfig()
     if solution is not None and solution.config.replace(max_plays=1) != config.replace(max_plays=1):

@@ -610,8 +610,8 @@ def evaluate_clock_policy(agent_or_policy, solution: "ClockSolution", progress=N
     lowest id among equal best, as ``Solution.policy``). A tie at the end of the 4th quarter goes to the
     overtime coin toss (1/2 each way). Only the tables of the last three boxes and of the quarter starts
     are kept. The default clock config asks the policy about 10^9 states, about 6 M per box of the first
-    half: for ``OptimalAgent`` about 90 s per box of the second half on the shared 2-core machine (load 11),
-    roughly 9 hours in all (RULES.md); a small clock (2 boxes a quarter) takes seconds.
+    half: for ``OptimalAgent`` 90-130 s per box of the second half on the shared 2-core machine (load 11),
+    roughly 10 hours in all (RULES.md); a small clock (2 boxes a quarter) well under a minute.
     """
     config, cap = solution.config, solution.cap
     m = build_model(config.downs, config.recovery_option)
