@@ -18,8 +18,8 @@ legal logit) is evaluated by the game's own solver module (``gridiron_env.<game>
 ``exact_win_probability``) against the optimal agent: its exact win probability as the opening team, as
 the other team, and averaged over the toss, next to the optimal policy's own (1/2 over the toss: a policy
 playing itself wins half its games over both seats; measured too unless ``measure_optimal`` is off).
-A variant the exact evaluation does not cover (Table Football's clock version) is measured by Monte-Carlo
-games against the optimal agent instead (``eval_games``, with a 95% interval), and says so.
+A config the solver module's exact evaluation refuses (a ValueError even for the optimal policy) is measured
+by Monte-Carlo games against the optimal agent instead (``eval_games``, with a 95% interval), and says so.
 
 No game-specific code beyond :data:`GAME_DEFAULTS` (a table of default settings per game): a game that
 registers a GameSpec and ships a solver module with that interface trains with the same command.
