@@ -27,8 +27,7 @@ import numpy as np
 from gridiron_env.config import GameConfig
 from gridiron_env.core import actions as A
 from gridiron_env.core.engine import init, step
-from gridiron_env.core.geometry import FRAME_ROW, NEIGHBOUR, TAGS
-from gridiron_env.core.state import GAME_OVER, PLAY, SCRAMBLE, SPECIALS_PICK, State
+from gridiron_env.core.state import SPECIALS_PICK, State
 from gridiron_env.core.visibility import team_view
 
 from . import records as R
@@ -133,73 +132,18 @@ class Settings:
 
 # --------------------------------------------------------------------------------------------- events
 
-def _scored(before: State, after: State, team: int) -> int:
-    return int(after.score[0, team]) - int(before.score[0, team])
-
-
 def describe_step(before: State, after: State, action: int, team: int, viewer: int) -> dict:
     """What one step did, as the frame's caption: the action's name (a special picked while the pick is
-    still secret from ``viewer`` shows as a secret) and banners for what happened. Built only from what
-    both teams may see."""
+    still secret from ``viewer`` shows as a secret) and banners for what happened
+    (``gridiron_env.events.play_events``, the one implementation the rgb render's banners use too). Built
+    only from what both teams may see."""
+    from ..events import play_events
+
     kind = int(A.ACTION_KIND[action])
     secret = (kind == A.KIND_SPECIAL and int(after.phase[0]) == SPECIALS_PICK and viewer != team)
     name = "picks a special player (secret until both have picked)" if secret else A.ACTION_NAMES[action]
-    banners = []
-    same_down = (int(after.down[0]) == int(before.down[0]) and int(after.offence[0]) == int(before.offence[0])
-                 and int(after.los_row[0]) == int(before.los_row[0]) and int(after.rolls[0]) >= int(before.rolls[0])
-                 and int(after.phase[0]) in (PLAY, SCRAMBLE))
-    for t in (0, 1):
-        gained = _scored(before, after, t)
-        if gained <= 0:
-            continue
-        what = {7: "Touchdown! (and the extra point)", 6: "Touchdown!", 3: "Field goal!", 2: "Safety!"}.get(
-            gained, f"{gained} points")
-        banners.append({"kind": {7: "touchdown", 6: "touchdown", 3: "field_goal", 2: "safety"}.get(gained, "score"),
-                        "team": t, "text": f"{what} Team {TEAM_WORDS[t]}"})
-    scored = bool(banners)
-    if kind == A.KIND_THROW and int(before.phase[0]) == PLAY:
-        slot = int(A.ACTION_ARG[action])
-        holder = int(after.ball_holder[0])
-        thrower = int(before.ball_holder[0])
-        forward = thrower >= 0 and int(FRAME_ROW[team, int(before.player_square[0, slot])]) < int(
-            FRAME_ROW[team, int(before.player_square[0, thrower])])
-        if holder >= 0 and holder != slot and same_down and (holder < 11) != (slot < 11):
-            banners.append({"kind": "interception", "team": int(after.offence[0]) if holder < 11
-                            else 1 - int(after.offence[0]), "text": f"Intercepted by {TAGS[holder]}!"})
-        elif forward and holder == slot and same_down:
-            banners.append({"kind": "complete", "team": team, "text": f"Complete to {TAGS[slot]}"})
-        elif forward and not scored and not same_down:
-            banners.append({"kind": "incomplete", "team": team, "text": "Incomplete pass"})
-    if kind == A.KIND_MOVE and int(before.phase[0]) == PLAY:
-        holder = int(before.ball_holder[0])
-        mover = int(A.ACTION_ARG[action])
-        target = int(NEIGHBOUR[team, int(before.player_square[0, mover]), int(A.ACTION_DIRECTION[action])])
-        if holder >= 0 and target >= 0 and int(before.board[0, target]) == holder:
-            banners.append({"kind": "tackle", "team": team, "text": f"{TAGS[mover]} tackles {TAGS[holder]}"})
-    if int(after.phase[0]) == SCRAMBLE and int(before.phase[0]) != SCRAMBLE:
-        banners.append({"kind": "fumble", "team": team, "text": "Fumble! The ball is loose and hidden"})
-    if (int(before.phase[0]) == SCRAMBLE and int(after.ball_holder[0]) >= 0 and not scored
-            and int(before.ball_holder[0]) < 0):
-        holder = int(after.ball_holder[0])
-        banners.append({"kind": "recovery", "team": int(after.offence[0]) if holder < 11 else 1 - int(after.offence[0]),
-                        "text": f"{TAGS[holder]} recovers the ball"})
-    if kind == A.KIND_FIELD_GOAL and not scored:
-        banners.append({"kind": "no_good", "team": team, "text": "The field goal is no good"})
-    new_series = (int(after.phase[0]) != GAME_OVER and int(after.down[0]) == 1
-                  and int(after.offence[0]) == int(before.offence[0])
-                  and (int(after.los_row[0]) != int(before.los_row[0]) or int(before.down[0]) != 1)
-                  and (after.drives[0] == before.drives[0]).all() and not scored)
-    if new_series:
-        banners.append({"kind": "first_down", "team": int(after.offence[0]), "text": "First down!"})
-    if (int(after.offence[0]) != int(before.offence[0]) and not scored and int(after.phase[0]) != GAME_OVER
-            and not any(b["kind"] == "interception" for b in banners)):
-        banners.append({"kind": "turnover", "team": int(after.offence[0]),
-                        "text": f"Team {TEAM_WORDS[int(after.offence[0])]} takes over"})
-    if int(after.phase[0]) == GAME_OVER and int(before.phase[0]) != GAME_OVER:
-        w = int(after.winner[0])
-        banners.append({"kind": "final", "team": w if w >= 0 else None,
-                        "text": f"Final: team {TEAM_WORDS[w]} wins" if w >= 0 else "Final: no winner (step cap)"})
-    return {"team": team, "action": None if secret else int(action), "name": name, "banners": banners}
+    return {"team": team, "action": None if secret else int(action), "name": name,
+            "banners": play_events(before, after, action)}
 
 
 # --------------------------------------------------------------------------------------------- session
