@@ -72,6 +72,9 @@ def test_config_for_game_takes_the_table_then_changes():
     assert (cfg.game, cfg.variant, cfg.minutes, cfg.seed) == ("table_football", "clock", GameTrainConfig.minutes, 4)
     assert str(cfg.out_dir) == "runs/table_football_clock"
     assert cfg.net_arch == [cfg.net_width] * cfg.net_layers
+    # the clock version's exact evaluation takes hours: its runs measure by games unless told otherwise
+    assert cfg.exact is False and GameTrainConfig.for_game("table_football").exact is True
+    assert GameTrainConfig.for_game("table_football", variant="clock", exact=True).exact is True
 
 
 # --- opponents and measurement --------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ from gridiron_env.protocol import GameSpec, game_names, get_game
 from train.settings import check_choice, check_int, check_number
 
 __all__ = [
-    "GAME_DEFAULTS", "GameTrainConfig", "SnapshotOpponent", "snapshot",
+    "GAME_DEFAULTS", "VARIANT_DEFAULTS", "GameTrainConfig", "SnapshotOpponent", "snapshot",
     "GameSolver", "evaluate_policy", "train", "main",
 ]
 
@@ -61,6 +61,11 @@ GAME_DEFAULTS: dict[str, dict] = {
     "table_football": {"variant": "basic"},
     # its exact evaluation asks ~10^6 states per score level (minutes): only at the end, the optimal's by identity
     "sports_dice": {"variant": "basic", "eval_every": 1_000_000, "measure_optimal": False},
+}
+# Defaults of one (game, variant) over the game's row: the clock version's exact evaluation asks ~10^9
+# states (hours, RULES.md), so a clock run measures by games against the optimal agent.
+VARIANT_DEFAULTS: dict[tuple, dict] = {
+    ("table_football", "clock"): {"exact": False},
 }
 _OWNER = "GameTrainConfig"
 
@@ -173,11 +178,15 @@ class GameTrainConfig:
 
     @classmethod
     def for_game(cls, game: str, **changes) -> "GameTrainConfig":
-        """The config of ``game``: its :data:`GAME_DEFAULTS` row, then ``changes`` (None values ignored)."""
+        """The config of ``game``: its :data:`GAME_DEFAULTS` row and its variant's :data:`VARIANT_DEFAULTS`, then
+        ``changes`` (None values ignored)."""
         unknown = sorted(set(changes) - {f.name for f in dataclasses.fields(cls)})
         if unknown:
             raise ValueError(f"unknown {_OWNER} field(s) {unknown}")
-        values = {**GAME_DEFAULTS.get(game, {}), **{k: v for k, v in changes.items() if v is not None}}
+        given = {k: v for k, v in changes.items() if v is not None}
+        row = GAME_DEFAULTS.get(game, {})
+        variant = given.get("variant", row.get("variant", "basic"))
+        values = {**row, **VARIANT_DEFAULTS.get((game, variant), {}), **given}
         return cls(game=game, **values)
 
     @property
