@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["GameSpec", "register_game", "get_game", "game_names", "check_game", "TEAMS", "NO_WINNER"]
+__all__ = ["GameSpec", "array_state_members", "register_game", "get_game", "game_names", "check_game", "TEAMS", "NO_WINNER"]
 
 TEAMS = (0, 1)
 NO_WINNER = -1  # ``winner`` of a game that goes on, or was truncated
@@ -185,6 +185,24 @@ def _raise_conflict(cls, fixed, given, variant):
     name = next(k for k, v in fixed.items() if k in given and given[k] != v)
     raise ValueError(f"{cls.__name__}.{name} must be {fixed[name]!r} in the {variant!r} variant, "
                      f"got {given[name]!r}")
+
+
+def array_state_members(state_class) -> dict:
+    """The :class:`GameSpec` members that read a struct-of-arrays state with the usual field names
+    (``to_act``, ``terminated``, ``truncated``, ``winner``, ``score``) and methods (``batch_size``,
+    ``take``, ``put``, ``copy``), as keywords for ``GameSpec(...)``; a game overrides any of them."""
+    return dict(
+        to_act=lambda s: s.to_act.astype(np.int64),
+        terminated=lambda s: s.terminated.copy(),
+        truncated=lambda s: s.truncated.copy(),
+        winner=lambda s: s.winner.astype(np.int64),
+        score=lambda s: s.score.astype(np.int64),
+        batch_size=lambda s: s.batch_size,
+        take=lambda s, games: s.take(games),
+        put=lambda s, games, other: s.put(games, other),
+        copy=lambda s: s.copy(),
+        state_class=state_class,
+    )
 
 
 _GAMES: dict[str, Any] = {}  # name -> GameSpec, or its "module:attribute" path until first use

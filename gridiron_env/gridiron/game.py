@@ -25,7 +25,7 @@ from ..core.observe import FEATURE_LAYOUT, FEATURES_SIZE, OBS_HIGH, OBS_LOW, obs
 from ..core.rules import IllegalActionError
 from ..core.state import State
 from ..core.visibility import team_view
-from ..protocol import GameSpec
+from ..protocol import GameSpec, array_state_members
 
 __all__ = ["GAME", "DRAW"]
 
@@ -62,10 +62,6 @@ def _check_invariants(state, config=None):
     check_invariants(state, check_mask=True, config=config)
 
 
-def _put(state: State, games, other: State) -> None:
-    state.put(games, other)
-
-
 GAME = GameSpec(
     name="gridiron",
     config_class=GameConfig,
@@ -81,17 +77,9 @@ GAME = GameSpec(
     observation_size=FEATURES_SIZE,
     observation_layout=dict(FEATURE_LAYOUT),
     observation_bounds=(OBS_LOW, OBS_HIGH),
-    to_act=lambda s: s.to_act.astype(np.int64),
-    terminated=lambda s: s.terminated.copy(),
-    truncated=lambda s: s.truncated.copy(),
-    winner=lambda s: np.where(s.terminated, s.winner, -1).astype(np.int64),
     draw_value=DRAW,
-    score=lambda s: s.score.astype(np.int64),
-    batch_size=lambda s: s.batch_size,
-    take=lambda s, games: s.take(games),
-    put=_put,
-    copy=lambda s: s.copy(),
-    state_class=State,
+    **{**array_state_members(State),
+       "winner": lambda s: np.where(s.terminated, s.winner, -1).astype(np.int64)},  # no winner when truncated
     render_ansi=_render_ansi,
     render_rgb=_render_rgb,
     to_diagram=lambda state, game=0: to_diagram(state, game),

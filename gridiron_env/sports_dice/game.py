@@ -9,9 +9,7 @@ engine's invariants require a winner to have reached the target, which a forfeit
 
 from __future__ import annotations
 
-import numpy as np
-
-from ..protocol import GameSpec
+from ..protocol import GameSpec, array_state_members
 from .actions import ACTION_NAMES, IGNORED_ACTION, NUM_ACTIONS, action_id
 from .config import SportsDiceConfig
 from .diagram import from_diagram, to_diagram
@@ -32,10 +30,6 @@ def _step(state, actions, config=None):
     return step(state, actions, config)
 
 
-def _put(state: State, games, other: State) -> None:
-    state.put(games, other)
-
-
 GAME = GameSpec(
     name="sports_dice",
     config_class=SportsDiceConfig,
@@ -51,17 +45,8 @@ GAME = GameSpec(
     observation_size=OBS_SIZE,
     observation_layout=OBS_LAYOUT,
     observation_bounds=(OBS_LOW, OBS_HIGH),
-    to_act=lambda s: s.to_act.astype(np.int64),
-    terminated=lambda s: s.terminated.copy(),
-    truncated=lambda s: s.truncated.copy(),
-    winner=lambda s: s.winner.astype(np.int64),
     draw_value=DRAW,
-    score=lambda s: s.score.astype(np.int64),
-    batch_size=lambda s: s.batch_size,
-    take=lambda s, games: s.take(games),
-    put=_put,
-    copy=lambda s: s.copy(),
-    state_class=State,
+    **array_state_members(State),
     render_ansi=render_ansi,
     render_rgb=render_rgb,
     to_diagram=to_diagram,

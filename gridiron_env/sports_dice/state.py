@@ -30,6 +30,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..batch_state import BatchState
+
 from .actions import NUM_ACTIONS
 
 # Phases: the decision pending (RULES.md "Phases and actions").
@@ -86,7 +88,7 @@ TEAM_FIELDS = ("offence", "chip", "toss_winner", "opener", "roll_offence", "to_a
 
 
 @dataclass
-class State:
+class State(BatchState):
     """Batch of Sports Dice games; see FIELDS (and the module doc) for every field's encoding."""
 
     phase: np.ndarray
@@ -116,48 +118,7 @@ class State:
     rng_counter: np.ndarray
     legal: np.ndarray
 
-    @classmethod
-    def empty(cls, batch_size: int) -> "State":
-        new = object.__new__(cls)
-        for name, (dtype, shape, fill, _) in FIELDS.items():
-            value = np.empty((batch_size,) + shape, dtype=dtype)
-            value.fill(fill)
-            new.__dict__[name] = value
-        return new
-
-    @property
-    def batch_size(self) -> int:
-        return self.phase.shape[0]
-
-    def __len__(self) -> int:
-        return self.batch_size
-
-    def copy(self) -> "State":
-        new = object.__new__(State)
-        fields_ = self.__dict__
-        new.__dict__.update({name: fields_[name].copy() for name in FIELDS})
-        return new
-
-    def take(self, games) -> "State":
-        """The sub-batch of the given game indices (a copy)."""
-        games = np.atleast_1d(np.asarray(games))
-        new = object.__new__(State)
-        new.__dict__.update({name: self.__dict__[name][games].copy() for name in FIELDS})
-        return new
-
-    def put(self, games, other: "State") -> None:
-        """Write ``other``'s games into the given game indices of this batch, in place."""
-        for name in FIELDS:
-            self.__dict__[name][games] = other.__dict__[name]
-
-    @staticmethod
-    def concatenate(states: list["State"]) -> "State":
-        new = object.__new__(State)
-        new.__dict__.update({name: np.concatenate([s.__dict__[name] for s in states]) for name in FIELDS})
-        return new
-
-    def equals(self, other: "State") -> bool:
-        return all(np.array_equal(self.__dict__[name], other.__dict__[name]) for name in FIELDS)
+    _FIELDS = FIELDS
 
     def is_over(self) -> np.ndarray:
         return self.terminated | self.truncated
