@@ -10,8 +10,14 @@ from gridiron_env.config import GameConfig
 
 
 def test_a_bot_file_stores_its_levels_and_one_without_plays_the_defaults(tmp_path):
-    bot = Bot.load(SHIPPED_BOT)
-    assert bot.levels == LEVELS
+    shipped = Bot.load(SHIPPED_BOT)  # the shipped bot stores its own measured levels, hottest first
+    temperatures = [shipped.levels[level] for level in LEVELS]
+    assert temperatures == sorted(temperatures, reverse=True) and len(set(temperatures)) == 3
+    bare = Bot(shipped.offence, shipped.defence, shipped.activation, shipped.on_offence_index,
+               shipped.features_size, shipped.num_actions)
+    bare.save(tmp_path / "bare.npz")
+    assert Bot.load(tmp_path / "bare.npz").levels == LEVELS  # a file without levels plays the defaults
+    bot = Bot.load(tmp_path / "bare.npz")
     bot.set_levels([4.0, 1.5, 0.2], [0.1, 0.4, 0.7])
     bot.save(tmp_path / "b.npz")
     again = Bot.load(tmp_path / "b.npz")
