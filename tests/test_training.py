@@ -129,18 +129,19 @@ def test_train_config_rejects_bad_values():
 
 
 def test_evaluate_command_measures_the_default_level_and_every_level(capsys):
-    from agents.bot import DEFAULT_LEVEL, LEVELS
+    from agents.bot import DEFAULT_LEVEL, Bot
     from agents.play import SHIPPED_BOT
     from train.evaluate import main
 
+    own = Bot.load(SHIPPED_BOT).levels  # the file's own levels (the defaults for a file without any)
     baseline = main([str(SHIPPED_BOT), "--games", "4", "--seed", "3", "--opponents", "heuristic"])
     assert [row["opponent"] for row in baseline["rows"]] == ["random", "heuristic"]
-    assert all(row["temperature"] == LEVELS[DEFAULT_LEVEL] for row in baseline["rows"])
+    assert all(row["temperature"] == own[DEFAULT_LEVEL] for row in baseline["rows"])
     assert all(row["wins"] + row["losses"] + row["truncated"] == 4 for row in baseline["rows"])
     levels = main([str(SHIPPED_BOT), "--games", "4", "--seed", "3", "--levels", "--opponents", "heuristic"])
-    assert [(row["level"], row["temperature"]) for row in levels["rows"]] == list(LEVELS.items())
+    assert [(row["level"], row["temperature"]) for row in levels["rows"]] == list(own.items())
     printed = capsys.readouterr().out
-    assert "| level | temperature |" in printed and f"| heuristic | {LEVELS[DEFAULT_LEVEL]:g} | 4 |" in printed
+    assert "| level | temperature |" in printed and f"| heuristic | {own[DEFAULT_LEVEL]:g} | 4 |" in printed
     for games in ("0", "3"):
         with pytest.raises(SystemExit):
             main([str(SHIPPED_BOT), "--games", games])
