@@ -615,8 +615,12 @@ function wire() {
   $("pause").addEventListener("click", () => {
     G.paused = !G.paused;
     $("pause").textContent = G.paused ? "Resume" : "Pause";
-    if (G.paused) clearTimeout(G.watchTimer);
-    else if (!G.busy && !G.view.over) afterFrames();
+    if (G.paused) {
+      // the next advance may be waiting on its timer (no request in flight): cancel it and show the pause
+      // now; a request in flight shows it when its frames have played (afterFrames)
+      clearTimeout(G.watchTimer);
+      if (!G.busy && !G.playing && G.view && !G.view.over) setState("paused");
+    } else if (!G.busy && !G.view.over) afterFrames();
   });
   $("r-first").addEventListener("click", () => seek(0));
   $("r-back").addEventListener("click", () => seek(G.replay.index - 1));
