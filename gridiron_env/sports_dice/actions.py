@@ -30,6 +30,8 @@ Play ids are ``PLAY_BASE + symbol`` with the symbol codes of ``state.SYMBOL_NAME
 
 from __future__ import annotations
 
+from ..action_names import name_and_id
+
 (CHOOSE_OFFENCE, CHOOSE_DEFENCE, ROLL, GO_FOR_IT, PUNT, FIELD_GOAL, USE_CHIP, KEEP_CHIP,
  PLAY_10, PLAY_20, PLAY_FIELD_GOAL, PLAY_TOUCHDOWN, PLAY_NO_GAIN, PLAY_SACK, PLAY_TURNOVER, PLAY_PICK_SIX,
  TAKE_POINTS, ADVANCE, WAIT) = range(19)
@@ -39,24 +41,4 @@ ACTION_NAMES = ("choose offence", "choose defence", "roll", "go for it", "punt",
                 "play sack", "play turnover", "play pick six", "take the points", "advance 25", "wait")
 NUM_ACTIONS = len(ACTION_NAMES)
 IGNORED_ACTION = WAIT
-_ID_BY_NAME = {name: i for i, name in enumerate(ACTION_NAMES)}
-
-
-def action_name(action: int) -> str:
-    """The stable readable name of an action id."""
-    if isinstance(action, bool) or not isinstance(action, int) and not hasattr(action, "__index__"):
-        raise ValueError(f"an action id must be an int, got {action!r}")
-    if not (0 <= int(action) < NUM_ACTIONS):
-        raise ValueError(f"action id {action!r} is outside 0..{NUM_ACTIONS - 1}")
-    return ACTION_NAMES[int(action)]
-
-
-def action_id(name: str) -> int:
-    """The id of an action name (case and spacing are forgiven: ``" Use  Chip"``, ``"go-for-it"``)."""
-    if not isinstance(name, str):
-        raise ValueError(f"an action name must be a str, got {type(name).__name__}")
-    canonical = " ".join(name.lower().replace("-", " ").split())
-    try:
-        return _ID_BY_NAME[canonical]
-    except KeyError:
-        raise ValueError(f"unknown action {name!r}; the actions are {list(ACTION_NAMES)}") from None
+action_name, action_id = name_and_id(ACTION_NAMES)  # ids <-> stable names, both ways
