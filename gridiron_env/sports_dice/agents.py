@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import GameStreams, pick_uniform_legal
+from ..solved_agents import SolutionAgent, UniformRandomAgent
 
 from . import actions as A
 from .config import SportsDiceConfig
@@ -27,59 +27,18 @@ from .state import State
 _SALT = 0x5D1C_E000_7BA1_0002
 
 
-class OptimalAgent:
+class OptimalAgent(SolutionAgent):
     """Plays the exact solution of its config (solved on first use, or given)."""
 
-    name = "optimal"
-
-    def __init__(self, config: SportsDiceConfig | None = None, solution=None):
-        self.config = config
-        self.solution = solution
-
-    def reset(self, seeds) -> None:  # deterministic: nothing to key
-        pass
-
-    def _solution(self, config):
-        config = config or self.config or SportsDiceConfig()
-        if self.solution is None or self.solution.config.replace(max_rolls=1) != config.replace(max_rolls=1):
-            from .solve import solve
-
-            self.solution = solve(config)
-        return self.solution
-
-    def act(self, state: State, config: SportsDiceConfig | None = None, games=None) -> np.ndarray:
-        sol = self._solution(config)
-        actions = np.zeros(state.batch_size, dtype=np.int64)
-        games = np.arange(state.batch_size) if games is None else np.asarray(games, dtype=np.int64)
-        if games.size:
-            actions[games] = np.maximum(sol.policy(state.take(games)), 0)
-        return actions
+    config_class = SportsDiceConfig
+    solver = "gridiron_env.sports_dice.solve"
+    ignored_field = "max_rolls"  # the solution does not depend on the cap
 
 
-class RandomAgent:
+class RandomAgent(UniformRandomAgent):
     """Uniform over the legal actions; game g's choice at its step t comes from its own stream."""
 
-    name = "random"
-
-    def __init__(self):
-        self.streams = GameStreams()
-
-    def reset(self, seeds) -> None:
-        self.streams.reset(seeds, _SALT)
-
-    def act(self, state: State, config=None, games=None) -> np.ndarray:
-        self.streams.ensure(state.batch_size, _SALT)
-        games = np.arange(state.batch_size) if games is None else np.asarray(games, dtype=np.int64)
-        actions = np.zeros(state.batch_size, dtype=np.int64)
-        if games.size:
-            unit = self.streams.uniform(games, state.steps[games])
-            actions[games] = pick_uniform_legal(state.legal[games], unit)
-        return actions
-
-    def action_probabilities(self, state: State, config=None) -> np.ndarray:
-        """float64 [B, NUM_ACTIONS]: 1 / (legal actions) on each legal action (0 rows when over)."""
-        legal = state.legal.astype(np.float64)
-        return legal / np.maximum(legal.sum(axis=1, keepdims=True), 1.0)
+    salt = _SALT
 
 
 DECLARATIONS = {"go": A.GO_FOR_IT, "punt": A.PUNT, "field goal": A.FIELD_GOAL}

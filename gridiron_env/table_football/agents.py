@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import GameStreams, pick_uniform_legal
+from ..solved_agents import SolutionAgent, UniformRandomAgent
 
 from . import actions as A
 from .config import TableFootballConfig
@@ -24,54 +24,18 @@ from .state import DRAW, CHOOSE, State
 _SALT = 0x7AB1_EF00_7BA1_0001
 
 
-class OptimalAgent:
+class OptimalAgent(SolutionAgent):
     """Plays the exact solution of its config (solved on first use, or given)."""
 
-    name = "optimal"
-
-    def __init__(self, config: TableFootballConfig | None = None, solution=None):
-        self.config = config
-        self.solution = solution
-
-    def reset(self, seeds) -> None:  # deterministic: nothing to key
-        pass
-
-    def _solution(self, config):
-        config = config or self.config or TableFootballConfig()
-        if self.solution is None or self.solution.config.replace(max_plays=1) != config.replace(max_plays=1):
-            from .solve import solve
-
-            self.solution = solve(config)
-        return self.solution
-
-    def act(self, state: State, config: TableFootballConfig | None = None, games=None) -> np.ndarray:
-        sol = self._solution(config)
-        actions = np.zeros(state.batch_size, dtype=np.int64)
-        games = np.arange(state.batch_size) if games is None else np.asarray(games, dtype=np.int64)
-        if games.size:
-            actions[games] = np.maximum(sol.policy(state.take(games)), 0)
-        return actions
+    config_class = TableFootballConfig
+    solver = "gridiron_env.table_football.solve"
+    ignored_field = "max_plays"  # the solution does not depend on the cap
 
 
-class RandomAgent:
+class RandomAgent(UniformRandomAgent):
     """Uniform over the legal actions; game g's choice at its step t comes from its own stream."""
 
-    name = "random"
-
-    def __init__(self):
-        self.streams = GameStreams()
-
-    def reset(self, seeds) -> None:
-        self.streams.reset(seeds, _SALT)
-
-    def act(self, state: State, config=None, games=None) -> np.ndarray:
-        self.streams.ensure(state.batch_size, _SALT)
-        games = np.arange(state.batch_size) if games is None else np.asarray(games, dtype=np.int64)
-        actions = np.zeros(state.batch_size, dtype=np.int64)
-        if games.size:
-            unit = self.streams.uniform(games, state.steps[games])
-            actions[games] = pick_uniform_legal(state.legal[games], unit)
-        return actions
+    salt = _SALT
 
 
 class FixedAgent:
