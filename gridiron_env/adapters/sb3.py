@@ -34,7 +34,11 @@ __all__ = ["SB3VecEnv"]
 
 class SB3VecEnv(VecEnv):
     """An SB3 ``VecEnv`` over a :class:`GameVectorEnv` (its autoreset mode is switched to SAME_STEP: the
-    adapter owns it), or over a registered id built with ``gymnasium.make_vec(env, num_envs, **kwargs)``."""
+    adapter owns it), or over a registered id built with ``gymnasium.make_vec(env, num_envs, **kwargs)``.
+    A subclass serves other vector env classes by setting ``vector_envs`` and ``env_description``."""
+
+    vector_envs: tuple = (GameVectorEnv,)  # the vector env classes this adapter takes
+    env_description = "a GameVectorEnv or a registered id of one"
 
     def __init__(self, env, num_envs: int | None = None, **kwargs):
         if isinstance(env, str):
@@ -42,8 +46,8 @@ class SB3VecEnv(VecEnv):
                                      autoreset_mode=AutoresetMode.SAME_STEP, **kwargs)
         elif kwargs or num_envs is not None:
             raise ValueError("num_envs and env options are only taken with an env id; got a built env")
-        if not isinstance(env, GameVectorEnv):
-            raise ValueError(f"env must be a GameVectorEnv or a registered id of one, got {type(env).__name__}")
+        if not isinstance(env, self.vector_envs):
+            raise ValueError(f"env must be {self.env_description}, got {type(env).__name__}")
         env.autoreset_mode = AutoresetMode.SAME_STEP
         env.metadata = {**env.metadata, "autoreset_mode": AutoresetMode.SAME_STEP}
         self.venv = env
@@ -65,7 +69,7 @@ class SB3VecEnv(VecEnv):
     def step_async(self, actions) -> None:
         if isinstance(actions, np.ndarray) and actions.shape == (self.num_envs, 1):
             actions = actions.reshape(self.num_envs)
-        batch_actions(actions, self.num_envs, self.venv.game.num_actions)  # checked, not cast
+        batch_actions(actions, self.num_envs, int(self.action_space.n))  # checked, not cast
         self._actions = actions
 
     def step_wait(self):
