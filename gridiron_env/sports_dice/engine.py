@@ -14,12 +14,12 @@ kind), which the engine reads by gathers and the solver enumerates.
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
-from ..core.chance import CounterChance, _uniform, game_keys, seed_keys
-from ..core.engine import IllegalActionError
+from ..core.chance import CounterChance, _uniform
+from ..small_games.engine import (
+    IllegalActionError, StepContext, checked_actions, game_config, legal_action_mask, new_batch,
+)
 from . import actions as A
 from .config import SportsDiceConfig
 from .state import (
@@ -38,18 +38,8 @@ FIELD_GOAL_DEPTH = 10  # a kick must reach the back of the end zone: 10 yards pa
 YARDS = {TEN: 10, TWENTY: 20, NO_GAIN: 0, SACK: -10}  # the plays that move the ball (rulings 9, 10)
 
 
-class _StepContext(threading.local):
-    """The config and chance source of the engine call in progress, one pair per thread."""
-
-    config: SportsDiceConfig | None = None
-    chance = None
-
-
-_CTX = _StepContext()
-
-
-def _draw(s: State, g, high, count, what):
-    return _CTX.chance.draw(s, g, high, count, what)
+_CTX = StepContext()  # the config and chance source of the call in progress
+_draw = _CTX.draw
 
 
 # --- the roll tables --------------------------------------------------------------------------------------
@@ -176,11 +166,6 @@ def recompute_legal(state: State, config: SportsDiceConfig | None = None) -> Non
     _refresh(state, np.arange(state.batch_size))
 
 
-def legal_action_mask(state: State) -> np.ndarray:
-    """bool [batch, NUM_ACTIONS]: the legal actions of the team to act (all False once a game is over)."""
-    return state.legal.copy()
-
-
 # --- init -------------------------------------------------------------------------------------------------
 
 def init(batch_size: int | None = None, seed: int = 0, config: SportsDiceConfig | None = None,
@@ -189,33 +174,18 @@ def init(batch_size: int | None = None, seed: int = 0, config: SportsDiceConfig 
     seeds are given (then game i equals ``init(1, seeds[i])``). The coin toss (ruling 4) is the first draw
     (0: team one wins it); each game starts in the ``toss`` phase, the toss winner to choose."""
     config = _config(config)
-    if seeds is not None:
-        keys = seed_keys(seeds)
-        if batch_size is not None and batch_size != keys.size:
-            raise ValueError(f"batch_size {batch_size} does not match {keys.size} seeds")
-        batch_size = keys.size
-    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
-        raise ValueError(f"batch_size must be an int >= 1, got {batch_size!r}")
-    s = State.empty(int(batch_size))
-    s.rng_key[:] = game_keys(seed, int(batch_size)) if seeds is None else keys
+    s = new_batch(State, batch_size, seed, seeds)
     g = np.arange(s.batch_size)
-    _CTX.config, _CTX.chance = config, chance or CounterChance()
-    try:
+    with _CTX.using(config, chance):
         s.toss_winner[:] = _draw(s, g, 2, 1, "coin toss")[:, 0]
-    finally:
-        _CTX.chance = None
     s.offence[:] = s.toss_winner
     s.chip[:] = 1 - s.toss_winner
     _refresh(s, g)
     return s
 
 
-def _config(config):
-    if config is None:
-        return SportsDiceConfig()
-    if not isinstance(config, SportsDiceConfig):
-        raise ValueError(f"config must be a SportsDiceConfig, got {type(config).__name__}")
-    return config
+def _config(config) -> SportsDiceConfig:
+    return game_config(config, SportsDiceConfig)
 
 
 # --- possession and scoring -------------------------------------------------------------------------------
@@ -729,17 +699,6 @@ _LEGAL_KEY = _legal_keys()
 _LEGAL_BY_KEY = _LEGAL
 
 
-_PAIRS: dict = {}
-
-
-def _pairs(n: int) -> np.ndarray:
-    """0, 2, 4, ...: the flat index of team one's entry of each game in a [n, 2] array."""
-    p = _PAIRS.get(n)
-    if p is None:
-        p = _PAIRS[n] = np.arange(n, dtype=np.intp) * 2
-    return p
-
-
 # --- step -------------------------------------------------------------------------------------------------
 
 def step(state: State, actions, config: SportsDiceConfig | None = None, chance=None,
@@ -751,25 +710,10 @@ def step(state: State, actions, config: SportsDiceConfig | None = None, chance=N
     Raises IllegalActionError, changing nothing, if any live game's action is illegal.
     """
     config = _config(config)
-    actions = np.asarray(actions)
-    if actions.ndim == 0:
-        actions = np.full(state.batch_size, actions)
-    if actions.shape != (state.batch_size,) or actions.dtype.kind not in "iu":
-        raise ValueError(f"actions must be ints of shape ({state.batch_size},), got {actions.dtype} {actions.shape}")
-    over = state.terminated | state.truncated
+    a, over = checked_actions(state, actions, A.ACTION_NAMES, _diagram)
     live_mask = ~over
-    a = actions.astype(np.int64)
-    in_space = a.view(np.uint64) < A.NUM_ACTIONS  # negative ids wrap to huge values
-    flat = _rows(state.batch_size) + np.where(in_space, a, 0)
-    ok = state.legal.reshape(-1).take(flat)
-    ok &= in_space
-    ok |= over
-    if not ok.all():
-        bad = int(np.flatnonzero(~ok)[0])
-        _raise_illegal(state, bad, int(a[bad]))
     s = state if reuse_input else state.copy()
-    _CTX.config, _CTX.chance = config, chance or CounterChance()
-    try:
+    with _CTX.using(config, chance):
         if FAST_PATH and np.little_endian:  # (the table path reads byte fields as wider integers)
             _step_fast(s, a, live_mask, config)
             return s
@@ -783,8 +727,6 @@ def step(state: State, actions, config: SportsDiceConfig | None = None, chance=N
             s.truncated[capped] = True
             s.phase[capped] = GAME_OVER
         _refresh(s, live)
-    finally:
-        _CTX.chance = None
     return s
 
 
@@ -822,26 +764,7 @@ def _apply(s: State, live, a) -> None:
     s.phase[done] = np.where(s.down[done] >= 4, FOURTH_DOWN, SNAP)
 
 
-_ROWS: dict = {}
-
-
-def _rows(n: int) -> np.ndarray:
-    """0, NUM_ACTIONS, 2 NUM_ACTIONS, ...: the flat index of each game's first action in the mask."""
-    p = _ROWS.get(n)
-    if p is None:
-        p = _ROWS[n] = np.arange(n, dtype=np.int64) * A.NUM_ACTIONS
-    return p
-
-
-def _raise_illegal(state: State, game: int, action: int):
-    names = [A.ACTION_NAMES[i] for i in np.flatnonzero(state.legal[game])]
-    label = A.ACTION_NAMES[action] if 0 <= action < A.NUM_ACTIONS else "(not an action id)"
+def _diagram(state: State, game: int) -> str:
     from .diagram import to_diagram  # lazy: the diagram module imports this one
 
-    try:
-        picture = to_diagram(state, game)
-    except Exception:  # the message must not fail because of the picture
-        picture = "(diagram unavailable)"
-    raise IllegalActionError(
-        f"illegal action {label!r} (id {action}) in game {game}; legal actions: {names}\n{picture}",
-        game=game, action=action, legal_actions=names)
+    return to_diagram(state, game)

@@ -7,12 +7,12 @@ chance source (``ScriptedChance`` in tests). Rulings are numbered as in RULINGS-
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
-from ..core.chance import CounterChance, _uniform, game_keys, seed_keys
-from ..core.engine import IllegalActionError
+from ..core.chance import CounterChance, _uniform
+from ..small_games.engine import (
+    IllegalActionError, StepContext, checked_actions, game_config, legal_action_mask, new_batch,
+)
 from . import actions as A
 from .config import TableFootballConfig
 from .state import (
@@ -51,18 +51,8 @@ OWN_20 = 20  # where a possession after a score, a touchback or the opening star
 WIN_ROLL = "high roll or tie"  # out of bounds and recovery: the side that asked wins on die >= other's
 
 
-class _StepContext(threading.local):
-    """The config and chance source of the engine call in progress, one pair per thread."""
-
-    config: TableFootballConfig | None = None
-    chance = None
-
-
-_CTX = _StepContext()
-
-
-def _draw(s: State, g, high, count, what):
-    return _CTX.chance.draw(s, g, high, count, what)
+_CTX = StepContext()  # the config and chance source of the call in progress
+_draw = _CTX.draw
 
 
 def _two_dice(s: State, g, what):
@@ -107,11 +97,6 @@ def recompute_legal(state: State, config: TableFootballConfig | None = None) -> 
     _refresh(state, np.arange(state.batch_size), config or TableFootballConfig())
 
 
-def legal_action_mask(state: State) -> np.ndarray:
-    """bool [batch, NUM_ACTIONS]: the legal actions of the team to act (all False once a game is over)."""
-    return state.legal.copy()
-
-
 # --- init --------------------------------------------------------------------------------------------------
 
 def init(batch_size: int | None = None, seed: int = 0, config: TableFootballConfig | None = None,
@@ -119,21 +104,10 @@ def init(batch_size: int | None = None, seed: int = 0, config: TableFootballConf
     """A batch of new games: game i draws from the stream of seed + i, or of ``seeds[i]`` when per-game
     seeds are given (then game i equals ``init(1, seeds[i])``). The coin toss (ruling 9) is the first draw."""
     config = _config(config)
-    if seeds is not None:
-        keys = seed_keys(seeds)
-        if batch_size is not None and batch_size != keys.size:
-            raise ValueError(f"batch_size {batch_size} does not match {keys.size} seeds")
-        batch_size = keys.size
-    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
-        raise ValueError(f"batch_size must be an int >= 1, got {batch_size!r}")
-    s = State.empty(int(batch_size))
-    s.rng_key[:] = game_keys(seed, int(batch_size)) if seeds is None else keys
+    s = new_batch(State, batch_size, seed, seeds)
     g = np.arange(s.batch_size)
-    _CTX.config, _CTX.chance = config, chance or CounterChance()
-    try:
+    with _CTX.using(config, chance):
         s.opener[:] = _draw(s, g, 2, 1, "coin toss")[:, 0]
-    finally:
-        _CTX.chance = None
     _new_series(s, g, s.opener, OWN_20)
     s.snap_offence[:] = s.opener
     if config.clock:
@@ -144,12 +118,8 @@ def init(batch_size: int | None = None, seed: int = 0, config: TableFootballConf
     return s
 
 
-def _config(config):
-    if config is None:
-        return TableFootballConfig()
-    if not isinstance(config, TableFootballConfig):
-        raise ValueError(f"config must be a TableFootballConfig, got {type(config).__name__}")
-    return config
+def _config(config) -> TableFootballConfig:
+    return game_config(config, TableFootballConfig)
 
 
 # --- possession and scoring ----------------------------------------------------------------------------------
@@ -607,28 +577,11 @@ def step(state: State, actions, config: TableFootballConfig | None = None, chanc
     Raises IllegalActionError, changing nothing, if any live game's action is illegal.
     """
     config = _config(config)
-    actions = np.asarray(actions)
-    if actions.ndim == 0:
-        actions = np.full(state.batch_size, actions)
-    if actions.shape != (state.batch_size,) or actions.dtype.kind not in "iu":
-        raise ValueError(f"actions must be ints of shape ({state.batch_size},), got {actions.dtype} {actions.shape}")
-    over = state.terminated | state.truncated
+    a, over = checked_actions(state, actions, A.ACTION_NAMES, _diagram)
     live_mask = ~over
     all_live = bool(live_mask.all())
-    a = actions.astype(np.int64)
-    in_space = a.view(np.uint64) < A.NUM_ACTIONS  # negative ids wrap to huge values
-    flat = _sevens(state.batch_size)
-    flat = flat + np.where(in_space, a, 0)
-    ok = state.legal.reshape(-1).take(flat)
-    ok &= in_space
-    if not all_live:
-        ok |= over
-    if not ok.all():
-        bad = int(np.flatnonzero(~ok)[0])
-        _raise_illegal(state, bad, int(a[bad]))
     s = state if reuse_input else state.copy()
-    _CTX.config, _CTX.chance = config, chance or CounterChance()
-    try:
+    with _CTX.using(config, chance):
         if FAST_PATH and not config.clock and not config.recovery_option:
             _step_basic(s, a, live_mask, config)
             s.steps += live_mask
@@ -646,8 +599,6 @@ def step(state: State, actions, config: TableFootballConfig | None = None, chanc
                 s.truncated[capped] = True
                 s.phase[capped] = GAME_OVER
             _refresh(s, live, config)
-    finally:
-        _CTX.chance = None
     return s
 
 
@@ -703,26 +654,7 @@ def _apply(s: State, live, a, config) -> None:
                 _run_clock(s, declined)
 
 
-_SEVENS: dict = {}
-
-
-def _sevens(n: int) -> np.ndarray:
-    """0, 7, 14, ...: the flat index of each game's first action in a [n, NUM_ACTIONS] mask."""
-    p = _SEVENS.get(n)
-    if p is None:
-        p = _SEVENS[n] = np.arange(n, dtype=np.int64) * A.NUM_ACTIONS
-    return p
-
-
-def _raise_illegal(state: State, game: int, action: int):
-    names = [A.ACTION_NAMES[i] for i in np.flatnonzero(state.legal[game])]
-    label = A.ACTION_NAMES[action] if 0 <= action < A.NUM_ACTIONS else "(not an action id)"
+def _diagram(state: State, game: int) -> str:
     from .diagram import to_diagram  # lazy: the diagram module imports this one
 
-    try:
-        picture = to_diagram(state, game)
-    except Exception:  # the message must not fail because of the picture
-        picture = "(diagram unavailable)"
-    raise IllegalActionError(
-        f"illegal action {label!r} (id {action}) in game {game}; legal actions: {names}\n{picture}",
-        game=game, action=action, legal_actions=names)
+    return to_diagram(state, game)
