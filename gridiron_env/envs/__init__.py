@@ -1,10 +1,15 @@
 """Environments over the engine: Gymnasium (single-agent, drive, vector), PettingZoo AEC, self-play batch.
 
 Importing this package registers the Gymnasium ids (each with a natively batched vector entry point):
-``gridiron_env/Gridiron-v0``, ``gridiron_env/GridironOffence-v0``, ``gridiron_env/GridironDefence-v0``.
+``gridiron_env/Gridiron-v0``, ``gridiron_env/GridironOffence-v0``, ``gridiron_env/GridironDefence-v0``,
+``gridiron_env/GridironScenario-v0`` (a drive from ``scenario=`` any of ``gridiron_env.SCENARIOS``) and
+one id per scenario family (``gridiron_env.scenarios.FAMILY_IDS``: ``gridiron_env/GridironGoalLineStand-v0``
+...: a drive from the family's first scenario, the learner on its side).
 """
 
 import gymnasium
+
+from ..scenarios import FAMILY_IDS
 
 _IDS = {
     "gridiron_env/Gridiron-v0": ("GridironEnv", "GridironVectorEnv"),
@@ -18,4 +23,13 @@ for _id, (_single, _vector) in _IDS.items():
             id=_id,
             entry_point=f"gridiron_env.envs.single:{_single}",
             vector_entry_point=f"gridiron_env.envs.vector:{_vector}",
+        )
+
+for _id, _family in {"gridiron_env/GridironScenario-v0": None, **FAMILY_IDS}.items():
+    if _id not in gymnasium.registry:
+        gymnasium.register(
+            id=_id,
+            entry_point="gridiron_env.envs.single:GridironScenarioEnv",
+            vector_entry_point="gridiron_env.envs.vector:GridironScenarioVectorEnv",
+            kwargs={} if _family is None else {"family": _family},
         )

@@ -29,7 +29,11 @@ illegal opponent action raises IllegalActionError (a bug in the opponent, not a 
 ``reset(seed=s)``: any int s >= 0 (Python or numpy), taken modulo 2**64 (as the engine keys its games),
 so seeds 0..2**64-1 are distinct; a negative or non-int seed is a ValueError. ``reset(options={"state":
 s})`` starts from a given engine position (a State of one game); in the drive envs the learner then takes
-the offence's (or defence's) seat of that position. ``options`` must be None or a dict.
+the offence's (or defence's) seat of that position. ``reset(options={"scenario": name})`` starts this
+episode from a named scenario of :data:`gridiron_env.SCENARIOS` (its open parts drawn from the episode
+seed; an unknown name is a ValueError listing the allowed ones), and the ``scenario`` option of every env
+starts every episode from it; in the drive envs the learner's team takes the offence's (or defence's) seat
+of the scenario. ``options`` must be None or a dict.
 """
 
 from __future__ import annotations
@@ -40,11 +44,12 @@ import numpy as np
 from ..config import GameConfig
 from ..core.state import State
 from .common import check_seed, one_action, render_game
-from .vector import RENDER_MODES, LearnerBatch, check_options, check_render_mode, index_obs
+from ..scenarios import get_scenario
+from .vector import RENDER_MODES, LearnerBatch, check_options, check_render_mode, index_obs, scenario_drive
 
 _GAME = np.array([0])  # the one game's index in the core
 
-__all__ = ["GridironEnv", "GridironOffenceEnv", "GridironDefenceEnv"]
+__all__ = ["GridironEnv", "GridironOffenceEnv", "GridironDefenceEnv", "GridironScenarioEnv"]
 
 
 class _SingleBase(gymnasium.Env):
@@ -78,9 +83,14 @@ class _SingleBase(gymnasium.Env):
         if seed is not None:
             seed = check_seed(seed)  # before Gymnasium's seeding, which takes Python ints only
         options = check_options(options)
-        unknown = sorted(set(options) - {"state"}, key=repr)
+        unknown = sorted(set(options) - {"state", "scenario"}, key=repr)
         if unknown:
-            raise ValueError(f"unknown reset option(s) {unknown}; allowed: 'state'")
+            raise ValueError(f"unknown reset option(s) {unknown}; allowed: 'scenario', 'state'")
+        scenario = options.get("scenario")
+        if scenario is not None:
+            get_scenario(scenario)  # an unknown name raises before anything changes
+            if options.get("state") is not None:
+                raise ValueError("give options['state'] or options['scenario'], not both")
         super().reset(seed=seed)
         if seed is not None:
             seeds = np.array([seed], dtype=np.uint64)
@@ -88,7 +98,7 @@ class _SingleBase(gymnasium.Env):
             seeds = np.array([self.np_random.integers(0, 2**62)], dtype=np.uint64)
         else:  # the next episode of the same seed's stream
             seeds = None
-        self._core.reset(np.array([0]), seeds, options.get("state"))
+        self._core.reset(np.array([0]), seeds, options.get("state"), scenario)
         return self._observation(), self._info()
 
     def step(self, action):
@@ -134,7 +144,8 @@ class GridironEnv(_SingleBase):
     the module doc; default uniformly random legal actions); ``observation`` "features" or "planes";
     ``illegal_action`` "lose" or "raise"; ``score_reward_scale`` (>= 0); ``config`` (a GameConfig or a dict
     of its fields); ``max_episode_steps`` (learner steps, then truncated); ``render_mode`` None, "ansi" or
-    "rgb_array"; ``offence_up`` (render with the offence attacking up the picture).
+    "rgb_array"; ``offence_up`` (render with the offence attacking up the picture); ``scenario`` (a name
+    of :data:`gridiron_env.SCENARIOS`: every game starts from that position and plays on to its end).
 
     Reward: +1 when the learner's team wins, -1 when it loses (an illegal action included), 0 on
     truncation (``GameConfig.max_steps`` agent actions or ``max_episode_steps``), plus
@@ -143,11 +154,12 @@ class GridironEnv(_SingleBase):
     """
 
     def __init__(self, *, learner_team="random", opponent=None, observation="features", illegal_action="lose",
-                 score_reward_scale=0.0, config=None, max_episode_steps=None, render_mode=None, offence_up=False):
+                 score_reward_scale=0.0, config=None, max_episode_steps=None, render_mode=None, offence_up=False,
+                 scenario=None):
         core = LearnerBatch(1, episode="game", learner_team=learner_team, opponent=opponent,
                              observation=observation, illegal_action=illegal_action,
                              score_reward_scale=score_reward_scale, config=config,
-                             max_episode_steps=max_episode_steps)
+                             max_episode_steps=max_episode_steps, scenario=scenario)
         super().__init__(core, render_mode, offence_up)
 
 
@@ -156,11 +168,11 @@ class _DriveEnv(_SingleBase):
 
     def __init__(self, *, learner_team="random", opponent=None, observation="features", illegal_action="lose",
                  start="kickoff", field_position_weight=0.0, config=None, max_episode_steps=None,
-                 render_mode=None, offence_up=False):
+                 render_mode=None, offence_up=False, scenario=None):
         core = LearnerBatch(1, episode="drive", side=self._SIDE, learner_team=learner_team, opponent=opponent,
                              observation=observation, illegal_action=illegal_action, start=start,
                              field_position_weight=field_position_weight, config=config,
-                             max_episode_steps=max_episode_steps)
+                             max_episode_steps=max_episode_steps, scenario=scenario)
         super().__init__(core, render_mode, offence_up)
 
 
@@ -173,6 +185,8 @@ _DRIVE_DOC = """
     next to that end zone, 27 the last next to its own), at the kickoff lane. ``learner_team`` ("one",
     "two", "random") is the learner's team. ``config`` defaults to ``GameConfig(specials=False)`` (a dict
     overrides fields of that default); with specials on, each team gets a random special at reset.
+    ``scenario`` (a name of :data:`gridiron_env.SCENARIOS`, instead of ``start``): every drive starts from
+    that scenario, the learner's team on this env's side.
 
     The episode terminates when the offence loses the ball: a touchdown, a field goal attempt, a punt, a
     turnover, a safety or a turnover on downs (a first down does not end it), or when the game ends.
@@ -195,3 +209,19 @@ class GridironDefenceEnv(_DriveEnv):
     __doc__ = ("``gridiron_env/GridironDefence-v0``: the learner plays the defence of one drive (rewards "
                "from the defence's side)." + _DRIVE_DOC)
     _SIDE = "defence"
+
+
+class GridironScenarioEnv(_DriveEnv):
+    """``gridiron_env/GridironScenario-v0`` (``scenario=`` a name of :data:`gridiron_env.SCENARIOS`) and the
+    family ids (:data:`gridiron_env.scenarios.FAMILY_IDS`, such as ``gridiron_env/GridironGoalLineStand-v0``):
+    one drive per episode from the scenario, the learner on ``side`` ("offence" or "defence"; default the
+    scenario's own side, ``Scenario.side``). ``family``: set by a family id, whose default scenario is the
+    family's first; ``scenario=`` picks another of the same family. The open parts of the position are
+    drawn from each episode's seed; with ``learner_team`` "one" or "two" the learner's team takes the
+    learner's side. Rewards, the end of an episode and the other options as :class:`GridironOffenceEnv`
+    (``start`` is the scenario's)."""
+
+    def __init__(self, *, scenario=None, family=None, side=None, **options):
+        sc, self._SIDE = scenario_drive(scenario, family, side)
+        self.family = family
+        super().__init__(scenario=sc.name, **options)

@@ -44,6 +44,7 @@ from ..core import step as engine_step
 from ..core.geometry import FIRST_FIELD_ROW, FRAME_ROW, HASH_BAND, KICKOFF_SQUARE, N_LANES, N_ROWS
 from ..core.state import FIELDS as _FIELDS
 from ..core.state import State
+from ..scenarios import FAMILIES, get_scenario, scenario_names
 from .common import (
     AGENTS, IGNORED_ROW_ACTION, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, RandomOpponent, action_space,
     batch_actions, check_choice, check_seed, encode, illegal_entry, observation_space, render_game,
@@ -176,7 +177,7 @@ class LearnerBatch:
 
     def __init__(self, num_games, *, episode="game", side=None, learner_team="random", opponent=None,
                  observation="features", illegal_action="lose", score_reward_scale=0.0, start="kickoff",
-                 field_position_weight=0.0, config=None, max_episode_steps=None):
+                 field_position_weight=0.0, config=None, max_episode_steps=None, scenario=None):
         self.n = _check_positive_int("num_envs", num_games)
         check_choice("episode", episode, EPISODE_KINDS)
         if episode == "drive":
@@ -211,6 +212,10 @@ class LearnerBatch:
         self.start = start
         self.field_position_weight = _check_number("field_position_weight", field_position_weight)
         self.config = make_config(config, episode)
+        # every episode (autoresets included) starts from this scenario, unless a reset names another
+        self.scenario = None if scenario is None else get_scenario(scenario)
+        if self.scenario is not None and start != "kickoff":
+            raise ValueError(f"give start or scenario, not both (got start={start!r}, scenario={scenario!r})")
         self.max_episode_steps = _check_positive_int("max_episode_steps", max_episode_steps, allow_none=True)
 
         n = self.n
@@ -233,23 +238,28 @@ class LearnerBatch:
 
     # --- reset -------------------------------------------------------------------------------------------
 
-    def reset(self, games, seeds=None, state: State | None = None) -> None:
+    def reset(self, games, seeds=None, state: State | None = None, scenario=None) -> None:
         """Start new episodes in ``games`` (indices): with base seeds ``seeds`` (uint64 per game), or
         without, each game's next episode. ``state`` (a State of len(games) games) starts them from a
-        given position instead of a new game or drive (its own dice streams are kept)."""
+        given position instead of a new game or drive (its own dice streams are kept). ``scenario`` (a
+        name, or a list of one name or None per game of ``games``; None: the env's own start) starts them
+        from a scenario of :mod:`gridiron_env.scenarios`, its open parts drawn from the episode seed."""
         games = np.asarray(games, dtype=np.int64)
         if games.size == 0:
             return
-        self._start_episodes(games, seeds, state)
+        if scenario is not None and state is not None:
+            raise ValueError("give options['state'] or options['scenario'], not both")
+        self._start_episodes(games, seeds, state, scenario)
         self._play_opponent(games)
         if state is not None and (self._episode_over(games) & ~self.state.truncated[games]).any():
             raise ValueError("options['state']: the position ends the episode before the learner acts "
                              "(give a position where the learner gets a turn)")
 
-    def _start_episodes(self, games, seeds=None, state: State | None = None) -> None:
+    def _start_episodes(self, games, seeds=None, state: State | None = None, scenario=None) -> None:
         """:meth:`reset` up to the opponent's opening turns (which the caller then plays)."""
         if state is not None and (not isinstance(state, State) or state.batch_size != games.size):
             raise ValueError(f"options['state'] must be a State of {games.size} game(s), got {state!r}")
+        scenarios = self._scenarios(scenario, games.size)  # validated before anything changes
         if seeds is not None:
             self.base_seed[games] = np.asarray(seeds, dtype=np.uint64)
             self.episode[games] = 0
@@ -269,6 +279,12 @@ class LearnerBatch:
             new = _new_engine_games(e, self.config)
         else:
             new = self._new_drives(e, learner)
+        if state is None:
+            for sc, rows in scenarios:  # one build per scenario named (a handful), each over its games
+                offence = None  # a whole game: the scenario draws the offence from the seed
+                if self.episode_kind == "drive":
+                    offence = learner[rows] if self.side == "offence" else 1 - learner[rows]
+                new.put(rows, sc.build(e[rows], self.config, offence=offence))
         if self.state is None:
             if games.size != self.n:
                 raise RuntimeError("the first reset must start every game")
@@ -283,6 +299,23 @@ class LearnerBatch:
         self.terminated[games] = False
         self.truncated[games] = False
         self.illegal[games] = None
+
+    def _scenarios(self, scenario, k: int) -> list:
+        """[(Scenario, rows of the k games it starts)]: ``scenario`` (a name, a list of k names or Nones,
+        or None) over the env's own (``self.scenario``) for the games it leaves open."""
+        if not isinstance(scenario, (list, tuple, np.ndarray)):  # one for all (the autoresets' case)
+            one = self.scenario if scenario is None else get_scenario(scenario)
+            return [] if one is None else [(one, np.arange(k))]
+        names = list(scenario)
+        if len(names) != k:
+            raise ValueError(f"options['scenario'] as a list needs one name (or None) per game reset "
+                             f"({k}), got {len(names)}")
+        names = [self.scenario if n is None else n for n in names]
+        found: dict = {}
+        for i, name in enumerate(names):
+            if name is not None:
+                found.setdefault(get_scenario(name), []).append(i)
+        return [(sc, np.array(rows, dtype=np.int64)) for sc, rows in found.items()]
 
     def _new_drives(self, e, learner) -> State:
         """New games set to one drive: the offence (the learner, or the other team for the defence env)
@@ -618,9 +651,9 @@ class VectorBase(VectorEnv):
 
     def reset(self, *, seed=None, options=None):
         options = check_options(options)
-        unknown = sorted(set(options) - {"reset_mask", "state"}, key=repr)
+        unknown = sorted(set(options) - {"reset_mask", "state", "scenario"}, key=repr)
         if unknown:
-            raise ValueError(f"unknown reset option(s) {unknown}; allowed: 'reset_mask', 'state'")
+            raise ValueError(f"unknown reset option(s) {unknown}; allowed: 'reset_mask', 'scenario', 'state'")
         n = self.num_envs
         games = np.arange(n)
         if options.get("reset_mask") is not None:
@@ -628,6 +661,17 @@ class VectorBase(VectorEnv):
             if mask.shape != (n,) or mask.dtype != np.bool_:
                 raise ValueError(f"options['reset_mask'] must be a bool array of shape ({n},)")
             games = np.flatnonzero(mask)
+        scenario = options.get("scenario")
+        if isinstance(scenario, (list, tuple, np.ndarray)):  # one per game of the env: those reset
+            if len(scenario) != n:
+                raise ValueError(f"options['scenario'] as a list needs num_envs = {n} entries (a name or "
+                                 f"None each), got {len(scenario)}")
+            scenario = list(scenario)
+        for name in scenario if isinstance(scenario, list) else [scenario]:
+            if name is not None:
+                get_scenario(name)  # an unknown name raises before any game is reset
+        if scenario is not None and options.get("state") is not None:
+            raise ValueError("give options['state'] or options['scenario'], not both")
         if seed is None and not self._core.started:  # a first reset without a seed: draw one
             seed = int(self.np_random.integers(0, 2**62))
         if isinstance(seed, (list, tuple, np.ndarray)):
@@ -640,17 +684,19 @@ class VectorBase(VectorEnv):
             if not self._core.started and not given.all():
                 raise ValueError("the first reset needs a seed for every game (or seed=None / an int)")
             vals = np.array([0 if x is None else x for x in seeds], dtype=np.uint64)
-            self._core.reset(games[~given[games]], None, _take_state(options.get("state"), ~given[games]))
-            self._core.reset(games[given[games]], vals[games[given[games]]],
-                             _take_state(options.get("state"), given[games]))
+            unseeded, seeded = games[~given[games]], games[given[games]]
+            self._core.reset(unseeded, None, _take_state(options.get("state"), ~given[games]),
+                             _pick(scenario, unseeded))
+            self._core.reset(seeded, vals[seeded], _take_state(options.get("state"), given[games]),
+                             _pick(scenario, seeded))
         elif seed is not None:
             seed = check_seed(seed)
             super().reset(seed=seed)
             with np.errstate(over="ignore"):  # game i's seed s + i wraps past 2**64 - 1 to 0
                 seeds = np.uint64(seed) + games.astype(np.uint64)
-            self._core.reset(games, seeds, options.get("state"))
+            self._core.reset(games, seeds, options.get("state"), _pick(scenario, games))
         else:
-            self._core.reset(games, None, options.get("state"))
+            self._core.reset(games, None, options.get("state"), _pick(scenario, games))
         self._needs_reset[games] = False
         return self._core.observation(), self._infos()
 
@@ -728,6 +774,14 @@ def check_options(options) -> dict:
     return dict(options)
 
 
+def _pick(scenario, games):
+    """The scenario of ``games``: a name for all, or theirs from a list of one per env game (None: the
+    env's own start)."""
+    if isinstance(scenario, list):
+        return [scenario[g] for g in games.tolist()]
+    return scenario
+
+
 def _take_state(state, keep):
     if state is None:
         return None
@@ -759,11 +813,11 @@ class GridironVectorEnv(VectorBase):
 
     def __init__(self, num_envs=1, *, learner_team="random", opponent=None, observation="features",
                  illegal_action="lose", score_reward_scale=0.0, config=None, max_episode_steps=None,
-                 autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None, offence_up=False):
+                 autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None, offence_up=False, scenario=None):
         core = LearnerBatch(num_envs, episode="game", learner_team=learner_team, opponent=opponent,
                              observation=observation, illegal_action=illegal_action,
                              score_reward_scale=score_reward_scale, config=config,
-                             max_episode_steps=max_episode_steps)
+                             max_episode_steps=max_episode_steps, scenario=scenario)
         super().__init__(core, autoreset_mode, render_mode, offence_up)
 
 
@@ -773,11 +827,11 @@ class _DriveVectorEnv(VectorBase):
     def __init__(self, num_envs=1, *, learner_team="random", opponent=None, observation="features",
                  illegal_action="lose", start="kickoff", field_position_weight=0.0, config=None,
                  max_episode_steps=None, autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None,
-                 offence_up=False):
+                 offence_up=False, scenario=None):
         core = LearnerBatch(num_envs, episode="drive", side=self._SIDE, learner_team=learner_team,
                              opponent=opponent, observation=observation, illegal_action=illegal_action,
                              start=start, field_position_weight=field_position_weight, config=config,
-                             max_episode_steps=max_episode_steps)
+                             max_episode_steps=max_episode_steps, scenario=scenario)
         super().__init__(core, autoreset_mode, render_mode, offence_up)
 
 
@@ -793,3 +847,34 @@ class GridironDefenceVectorEnv(_DriveVectorEnv):
     Options as :class:`~gridiron_env.envs.single.GridironDefenceEnv`."""
 
     _SIDE = "defence"
+
+
+def scenario_drive(scenario, family=None, side=None) -> tuple:
+    """(Scenario, side) of a scenario drive env: ``scenario`` a name (or None: the family's first),
+    ``family`` None or a family of :data:`gridiron_env.scenarios.FAMILIES` the scenario must belong to,
+    ``side`` None (the scenario's own side), "offence" or "defence"."""
+    if family is not None:
+        check_choice("family", family, tuple(FAMILIES))
+        if scenario is None:
+            scenario = FAMILIES[family][0]
+    if scenario is None:
+        raise ValueError(f"a scenario env needs scenario= one of {', '.join(scenario_names())}")
+    sc = get_scenario(scenario)
+    if family is not None and sc.family != family:
+        raise ValueError(f"scenario {sc.name!r} is not of the {family!r} family; its scenarios: "
+                         f"{', '.join(FAMILIES[family])}")
+    side = sc.side if side is None else side
+    check_choice("side", side, DRIVE_SIDES)
+    return sc, side
+
+
+class GridironScenarioVectorEnv(_DriveVectorEnv):
+    """``make_vec("gridiron_env/GridironScenario-v0", num_envs=N, scenario=name)`` (or a family's id,
+    :data:`gridiron_env.scenarios.FAMILY_IDS`): N drives, each episode from the scenario, the learner on
+    ``side`` (default: the scenario's own). Options as :class:`~gridiron_env.envs.single.
+    GridironScenarioEnv`."""
+
+    def __init__(self, num_envs=1, *, scenario=None, family=None, side=None, **options):
+        sc, self._SIDE = scenario_drive(scenario, family, side)
+        self.family = family
+        super().__init__(num_envs, scenario=sc.name, **options)
