@@ -33,6 +33,8 @@ raises ValueError naming the line.
 
 from __future__ import annotations
 
+from ..small_games import diagram as D
+from ..small_games.engine import game_index, new_batch
 from .config import SportsDiceConfig
 from .state import (
     DICE, END_ZONE, KEPT, MIDFIELD, NO_CALL, PHASE_NAMES, ROLL_KICK, ROLL_NONE, ROLL_PLAY, ROLL_PUNT, State,
@@ -43,8 +45,7 @@ TITLE = "sports dice diagram v1"
 KEYS = ("phase", "to act", "toss winner", "opener", "offence", "chip", "score", "ball", "target", "down",
         "field", "last roll", "roller", "offence dice", "defence dice", "chip call", "roll winner", "play",
         "rolls", "steps", "result")
-_TEAM = {0: "one", 1: "two", -1: "-"}
-_TEAM_ID = {"one": 0, "two": 1}
+_TEAM = D.TEAM_NAMES
 _KIND = {ROLL_NONE: "-", ROLL_PLAY: "play", ROLL_PUNT: "punt", ROLL_KICK: "field goal"}
 _CALL = {NO_CALL: "-", KEPT: "kept", USED: "used"}
 _SIDE = {-1: "-", 0: "offence", 1: "defence"}
@@ -53,20 +54,7 @@ _SIDE = {-1: "-", 0: "offence", 1: "defence"}
 def field_strip(position: int, target: int) -> str:
     """21 cells for 0, 5, ..., 100 yards: ``G`` the goal lines, ``|`` the 50 when it is the target, ``o``
     the ball."""
-    cells = ["."] * 21
-    cells[0] = cells[20] = "G"
-    if int(target) == MIDFIELD:
-        cells[10] = "|"
-    cells[int(position) // 5] = "o"
-    return "".join(cells)
-
-
-def _result(s: State, g: int) -> str:
-    if s.truncated[g]:
-        return "truncated"
-    if not s.terminated[g]:
-        return "playing"
-    return f"{_TEAM[int(s.winner[g])]} wins"
+    return D.field_strip(position, {MIDFIELD: "|"} if int(target) == MIDFIELD else None)
 
 
 def _dice(row) -> str:
@@ -75,9 +63,7 @@ def _dice(row) -> str:
 
 def to_diagram(state: State, game: int = 0) -> str:
     """The diagram of game ``game`` of ``state``."""
-    g = int(game)
-    if not (0 <= g < state.batch_size):
-        raise ValueError(f"game {game!r} is outside 0..{state.batch_size - 1}")
+    g = game_index(state, game)
     s = state
     values = {
         "phase": PHASE_NAMES[int(s.phase[g])],
@@ -100,35 +86,9 @@ def to_diagram(state: State, game: int = 0) -> str:
         "play": "-" if int(s.play[g]) < 0 else SYMBOL_SHORT[int(s.play[g])],
         "rolls": str(int(s.rolls[g])),
         "steps": str(int(s.steps[g])),
-        "result": _result(s, g),
+        "result": D.result_text(s, g),
     }
-    return "\n".join([TITLE] + [f"{k}: {values[k]}" for k in KEYS]) + "\n"
-
-
-def _int(key, text, low, high, multiple=1):
-    if not (text.isascii() and text.isdigit()) or len(text) > 9:
-        raise ValueError(f"diagram line {key!r}: {text!r} is not a whole number")
-    value = int(text)
-    if not (low <= value <= high):
-        raise ValueError(f"diagram line {key!r}: {value} is outside {low}..{high}")
-    if value % multiple:
-        raise ValueError(f"diagram line {key!r}: {value} is not a multiple of {multiple} yards")
-    return value
-
-
-def _team(key, text, allow_none=False):
-    if text in _TEAM_ID:
-        return _TEAM_ID[text]
-    if allow_none and text == "-":
-        return -1
-    raise ValueError(f"diagram line {key!r}: {text!r} is not a team (one, two{', -' if allow_none else ''})")
-
-
-def _choice(key, text, table: dict):
-    for code, name in table.items():
-        if text == name:
-            return code
-    raise ValueError(f"diagram line {key!r}: {text!r} is not one of {list(table.values())}")
+    return D.write_diagram(TITLE, KEYS, values)
 
 
 def _parse_dice(key, text, side):
@@ -143,57 +103,36 @@ def _parse_dice(key, text, side):
 
 def from_diagram(text: str, config: SportsDiceConfig | None = None, seed: int = 0) -> State:
     """A batch of one from a diagram (see the module docstring). Raises ValueError naming the bad line."""
-    from ..core.chance import game_keys
-    from .engine import recompute_legal
+    from .engine import _config, recompute_legal
     from .invariants import dice_summary, find_violations
 
-    if config is None:
-        config = SportsDiceConfig()
-    if not isinstance(config, SportsDiceConfig):
-        raise ValueError(f"config must be a SportsDiceConfig, got {type(config).__name__}")
-    if not isinstance(text, str):
-        raise ValueError(f"a diagram must be a str, got {type(text).__name__}")
-    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
-    if not lines or lines[0] != TITLE:
-        raise ValueError(f"diagram must start with the line {TITLE!r}")
-    body = lines[1:]
-    if len(body) != len(KEYS):
-        raise ValueError(f"diagram has {len(body)} lines after the title, expected {len(KEYS)}: {list(KEYS)}")
-    h = {}
-    for key, line in zip(KEYS, body):
-        name, sep, value = line.partition(":")
-        if not sep or name.strip() != key:
-            raise ValueError(f"diagram line {line!r}: expected the line {key!r} here")
-        h[key] = " ".join(value.split())
-    s = State.empty(1)
-    s.rng_key[:] = game_keys(seed, 1)
-    s.phase[0] = _choice("phase", h["phase"], dict(enumerate(PHASE_NAMES)))
-    to_act = _team("to act", h["to act"], allow_none=True)
-    s.toss_winner[0] = _team("toss winner", h["toss winner"])
-    s.opener[0] = _team("opener", h["opener"], allow_none=True)
-    s.offence[0] = _team("offence", h["offence"])
-    s.chip[0] = _team("chip", h["chip"])
-    parts = h["score"].split("-")
-    if len(parts) != 2:
-        raise ValueError(f"diagram line 'score': {h['score']!r} is not two numbers like 7-3")
-    s.score[0] = [_int("score", p, 0, 200) for p in parts]
-    s.position[0] = _int("ball", h["ball"], 5, 95, 5)
-    s.target[0] = _choice("target", h["target"], {MIDFIELD: "50", END_ZONE: "end zone"})
-    s.down[0] = _int("down", h["down"], 1, 4)
+    config = _config(config)
+    h = D.read_diagram(text, TITLE, KEYS)
+    s = new_batch(State, 1, seed)
+    s.phase[0] = D.choice("phase", h["phase"], dict(enumerate(PHASE_NAMES)))
+    to_act = D.team("to act", h["to act"], allow_none=True)
+    s.toss_winner[0] = D.team("toss winner", h["toss winner"])
+    s.opener[0] = D.team("opener", h["opener"], allow_none=True)
+    s.offence[0] = D.team("offence", h["offence"])
+    s.chip[0] = D.team("chip", h["chip"])
+    s.score[0] = D.number_pair("score", h["score"], 0, 200)
+    s.position[0] = D.whole_number("ball", h["ball"], 5, 95, 5)
+    s.target[0] = D.choice("target", h["target"], {MIDFIELD: "50", END_ZONE: "end zone"})
+    s.down[0] = D.whole_number("down", h["down"], 1, 4)
     expected = field_strip(int(s.position[0]), int(s.target[0]))
     if h["field"] != expected:
         raise ValueError(f"diagram line 'field': {h['field']!r} does not show ball {int(s.position[0])} and "
                          f"target {h['target']} (expected {expected!r})")
-    s.roll_kind[0] = _choice("last roll", h["last roll"], _KIND)
-    s.roll_offence[0] = _team("roller", h["roller"], allow_none=True)
+    s.roll_kind[0] = D.choice("last roll", h["last roll"], _KIND)
+    s.roll_offence[0] = D.team("roller", h["roller"], allow_none=True)
     s.dice[0, 0] = _parse_dice("offence dice", h["offence dice"], 0)
     s.dice[0, 1] = _parse_dice("defence dice", h["defence dice"], 1)
     if (s.dice[0, 0, 0] < 0) != (s.dice[0, 1, 0] < 0):
         raise ValueError("diagram line 'defence dice': both sides' dice are shown, or neither")
     counts, top = dice_summary(s.dice)
     s.counts[:], s.top[:] = counts, top
-    s.chip_call[0] = _choice("chip call", h["chip call"], _CALL)
-    s.roll_winner[0] = _choice("roll winner", h["roll winner"], _SIDE)
+    s.chip_call[0] = D.choice("chip call", h["chip call"], _CALL)
+    s.roll_winner[0] = D.choice("roll winner", h["roll winner"], _SIDE)
     play = h["play"]
     if play == "-":
         s.play[0] = -1
@@ -201,22 +140,7 @@ def from_diagram(text: str, config: SportsDiceConfig | None = None, seed: int = 
         s.play[0] = SYMBOL_SHORT.index(play)
     else:
         raise ValueError(f"diagram line 'play': {play!r} is not - or one of {list(SYMBOL_SHORT)}")
-    s.rolls[0] = _int("rolls", h["rolls"], 0, config.max_rolls)
-    s.steps[0] = _int("steps", h["steps"], 0, 10**9)
-    result = h["result"]
-    if result == "playing":
-        pass
-    elif result == "truncated":
-        s.truncated[0] = True
-    elif result in ("one wins", "two wins"):
-        s.terminated[0], s.winner[0] = True, _TEAM_ID[result.split()[0]]
-    else:
-        raise ValueError(f"diagram line 'result': {result!r} is not playing, one wins, two wins or truncated")
-    recompute_legal(s, config)
-    if int(s.to_act[0]) != to_act:
-        raise ValueError(f"diagram line 'to act': {h['to act']!r} but phase {h['phase']} gives "
-                         f"{_TEAM[int(s.to_act[0])]!r}")
-    problems = find_violations(s, config)
-    if problems:
-        raise ValueError("diagram breaks the rules: " + "; ".join(m for _, m in problems))
-    return s
+    s.rolls[0] = D.whole_number("rolls", h["rolls"], 0, config.max_rolls)
+    s.steps[0] = D.whole_number("steps", h["steps"], 0, 10**9)
+    D.read_result(s, h["result"])
+    return D.check_diagram_state(s, config, to_act, h, recompute_legal, find_violations)

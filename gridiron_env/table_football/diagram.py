@@ -30,32 +30,20 @@ raises ValueError naming the line.
 
 from __future__ import annotations
 
+from ..small_games import diagram as D
+from ..small_games.engine import game_index, new_batch
 from .config import TableFootballConfig
 from .state import DRAW, KICK, NO_PLAY, OVERTIME, PHASE_NAMES, PUNT_PLAY, RUN, State
 
 TITLE = "table football diagram v1"
 KEYS = ("phase", "to act", "offence", "snap offence", "opener", "score", "ball", "line to gain", "down",
         "field", "quarter", "boxes", "time outs", "pending cost", "last play", "plays", "steps", "result")
-_TEAM = {0: "one", 1: "two", -1: "-"}
-_TEAM_ID = {"one": 0, "two": 1}
+_TEAM = D.TEAM_NAMES
 
 
 def field_strip(position: int, line_to_gain: int) -> str:
     """21 cells for 0, 5, ..., 100 yards: ``G`` the goal lines, ``o`` the ball, ``|`` the line to gain."""
-    cells = ["."] * 21
-    cells[0] = cells[20] = "G"
-    cells[int(line_to_gain) // 5] = "|"
-    cells[int(position) // 5] = "o"
-    return "".join(cells)
-
-
-def _result(s: State, g: int) -> str:
-    if s.truncated[g]:
-        return "truncated"
-    if not s.terminated[g]:
-        return "playing"
-    w = int(s.winner[g])
-    return "draw" if w == DRAW else f"{_TEAM[w]} wins"
+    return D.field_strip(position, {line_to_gain: "|"})
 
 
 def _last_play(s: State, g: int) -> str:
@@ -72,9 +60,7 @@ def _last_play(s: State, g: int) -> str:
 
 def to_diagram(state: State, game: int = 0) -> str:
     """The diagram of game ``game`` of ``state``."""
-    g = int(game)
-    if not (0 <= g < state.batch_size):
-        raise ValueError(f"game {game!r} is outside 0..{state.batch_size - 1}")
+    g = game_index(state, game)
     s = state
     clock = int(s.quarter[g]) > 0
     q = int(s.quarter[g])
@@ -96,38 +82,9 @@ def to_diagram(state: State, game: int = 0) -> str:
         "last play": _last_play(s, g),
         "plays": str(int(s.plays[g])),
         "steps": str(int(s.steps[g])),
-        "result": _result(s, g),
+        "result": D.result_text(s, g, DRAW),
     }
-    return "\n".join([TITLE] + [f"{k}: {values[k]}" for k in KEYS]) + "\n"
-
-
-def _int(key, text, low, high, multiple=1):
-    try:
-        if not text.isdigit():
-            raise ValueError
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"diagram line {key!r}: {text!r} is not a whole number") from None
-    if not (low <= value <= high):
-        raise ValueError(f"diagram line {key!r}: {value} is outside {low}..{high}")
-    if value % multiple:
-        raise ValueError(f"diagram line {key!r}: {value} is not a multiple of {multiple} yards")
-    return value
-
-
-def _team(key, text, allow_none=False):
-    if text in _TEAM_ID:
-        return _TEAM_ID[text]
-    if allow_none and text == "-":
-        return -1
-    raise ValueError(f"diagram line {key!r}: {text!r} is not a team (one, two{', -' if allow_none else ''})")
-
-
-def _pair(key, text, low, high):
-    parts = text.split("-")
-    if len(parts) != 2:
-        raise ValueError(f"diagram line {key!r}: {text!r} is not two numbers like 7-3")
-    return [_int(key, p, low, high) for p in parts]
+    return D.write_diagram(TITLE, KEYS, values)
 
 
 def from_diagram(text: str, config: TableFootballConfig | None = None, seed: int = 0) -> State:
@@ -135,85 +92,51 @@ def from_diagram(text: str, config: TableFootballConfig | None = None, seed: int
     the clock version when the diagram has a quarter. Raises ValueError naming the bad line."""
     from .engine import recompute_legal
     from .invariants import find_violations
-    from ..core.chance import game_keys
 
-    if not isinstance(text, str):
-        raise ValueError(f"a diagram must be a str, got {type(text).__name__}")
-    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
-    if not lines or lines[0] != TITLE:
-        raise ValueError(f"diagram must start with the line {TITLE!r}")
-    body = lines[1:]
-    if len(body) != len(KEYS):
-        raise ValueError(f"diagram has {len(body)} lines after the title, expected {len(KEYS)}: {list(KEYS)}")
-    h = {}
-    for key, line in zip(KEYS, body):
-        name, sep, value = line.partition(":")
-        if not sep or name.strip() != key:
-            raise ValueError(f"diagram line {line!r}: expected the line {key!r} here")
-        h[key] = value.strip()
+    h = D.read_diagram(text, TITLE, KEYS)
     clock = h["quarter"] != "-"
     if config is None:
         config = TableFootballConfig(clock=clock)
     if config.clock != clock:
         raise ValueError(f"diagram line 'quarter': {h['quarter']!r} does not fit a config with clock={config.clock}")
-    s = State.empty(1)
-    s.rng_key[:] = game_keys(seed, 1)
-    if h["phase"] not in PHASE_NAMES:
-        raise ValueError(f"diagram line 'phase': {h['phase']!r} is not one of {list(PHASE_NAMES)}")
-    s.phase[0] = PHASE_NAMES.index(h["phase"])
-    to_act = _team("to act", h["to act"], allow_none=True)
-    s.offence[0] = _team("offence", h["offence"])
-    s.snap_offence[0] = _team("snap offence", h["snap offence"])
-    s.opener[0] = _team("opener", h["opener"])
-    s.score[0] = _pair("score", h["score"], 0, 200)
-    s.position[0] = _int("ball", h["ball"], 5, 95, 5)
-    s.line_to_gain[0] = _int("line to gain", h["line to gain"], 10, 100, 5)
-    s.down[0] = _int("down", h["down"], 1, config.downs)
+    s = new_batch(State, 1, seed)
+    s.phase[0] = D.choice("phase", h["phase"], dict(enumerate(PHASE_NAMES)))
+    to_act = D.team("to act", h["to act"], allow_none=True)
+    s.offence[0] = D.team("offence", h["offence"])
+    s.snap_offence[0] = D.team("snap offence", h["snap offence"])
+    s.opener[0] = D.team("opener", h["opener"])
+    s.score[0] = D.number_pair("score", h["score"], 0, 200)
+    s.position[0] = D.whole_number("ball", h["ball"], 5, 95, 5)
+    s.line_to_gain[0] = D.whole_number("line to gain", h["line to gain"], 10, 100, 5)
+    s.down[0] = D.whole_number("down", h["down"], 1, config.downs)
     if h["field"] != field_strip(int(s.position[0]), int(s.line_to_gain[0])):
         raise ValueError(f"diagram line 'field': {h['field']!r} does not show ball {int(s.position[0])} and line "
                          f"to gain {int(s.line_to_gain[0])} (expected "
                          f"{field_strip(int(s.position[0]), int(s.line_to_gain[0]))!r})")
     if clock:
         q = h["quarter"]
-        s.quarter[0] = OVERTIME if q == "ot" else _int("quarter", q, 1, 4)
-        s.boxes[0] = _int("boxes", h["boxes"], 0, config.quarter_boxes)
-        s.timeouts[0] = _pair("time outs", h["time outs"], 0, 9)
+        s.quarter[0] = OVERTIME if q == "ot" else D.whole_number("quarter", q, 1, 4)
+        s.boxes[0] = D.whole_number("boxes", h["boxes"], 0, config.quarter_boxes)
+        s.timeouts[0] = D.number_pair("time outs", h["time outs"], 0, 9)
     else:
         for key in ("boxes", "time outs"):
             if h[key] != "-":
                 raise ValueError(f"diagram line {key!r}: must be '-' in the basic game, got {h[key]!r}")
-    s.pending_cost[0] = _int("pending cost", h["pending cost"], 0, 3)
+    s.pending_cost[0] = D.whole_number("pending cost", h["pending cost"], 0, 3)
     lp = h["last play"].split()
     if lp == ["-"]:
         s.last_play[0], s.last_roll[0] = NO_PLAY, 0
     elif len(lp) == 2 and lp[0] == "run":
         s.last_play[0] = RUN
-        s.last_roll[0] = _pair("last play", lp[1], 1, 6)
+        s.last_roll[0] = D.number_pair("last play", lp[1], 1, 6)
     elif len(lp) == 3 and lp[:2] == ["field", "goal"]:
-        s.last_play[0], s.last_roll[0] = KICK, [_int("last play", lp[2], 1, 6), 0]
+        s.last_play[0], s.last_roll[0] = KICK, [D.whole_number("last play", lp[2], 1, 6), 0]
     elif len(lp) == 2 and lp[0] == "punt":
-        s.last_play[0], s.last_roll[0] = PUNT_PLAY, [_int("last play", lp[1], 1, 6), 0]
+        s.last_play[0], s.last_roll[0] = PUNT_PLAY, [D.whole_number("last play", lp[1], 1, 6), 0]
     else:
         raise ValueError(f"diagram line 'last play': {h['last play']!r} is not 'run D-D', 'field goal D', "
                          f"'punt D' or '-'")
-    s.plays[0] = _int("plays", h["plays"], 0, config.max_plays)
-    s.steps[0] = _int("steps", h["steps"], 0, 10**9)
-    result = h["result"]
-    if result == "playing":
-        pass
-    elif result == "truncated":
-        s.truncated[0] = True
-    elif result == "draw":
-        s.terminated[0], s.winner[0] = True, DRAW
-    elif result in ("one wins", "two wins"):
-        s.terminated[0], s.winner[0] = True, _TEAM_ID[result.split()[0]]
-    else:
-        raise ValueError(f"diagram line 'result': {result!r} is not playing, one wins, two wins, draw or truncated")
-    recompute_legal(s, config)
-    if int(s.to_act[0]) != to_act:
-        raise ValueError(f"diagram line 'to act': {h['to act']!r} but phase {h['phase']} gives "
-                         f"{_TEAM[int(s.to_act[0])]!r}")
-    problems = find_violations(s, config)
-    if problems:
-        raise ValueError("diagram breaks the rules: " + "; ".join(m for _, m in problems))
-    return s
+    s.plays[0] = D.whole_number("plays", h["plays"], 0, config.max_plays)
+    s.steps[0] = D.whole_number("steps", h["steps"], 0, 10**9)
+    D.read_result(s, h["result"], DRAW)
+    return D.check_diagram_state(s, config, to_act, h, recompute_legal, find_violations)
