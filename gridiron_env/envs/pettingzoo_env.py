@@ -35,7 +35,10 @@ such an id is an illegal action, handled by the env as below, wrapped or not); `
   ``reset()`` without a seed plays s + 1, s + 2, ... (the SelfPlayBatch rule with N = 1); a first
   ``reset()`` without any seed picks s at random. A seed is any int >= 0 taken modulo 2**64 (so s + 1
   wraps past 2**64 - 1 to 0); a negative or non-int seed is a ValueError. ``reset``'s ``options`` must
-  be None or a dict; its entries are unused (PettingZoo's api_test passes some).
+  be None or a dict; ``{"scenario": name}`` starts the game from a named scenario of
+  ``gridiron_env.SCENARIOS`` (its open parts drawn from the game's seed; an unknown name is a ValueError
+  listing the allowed ones); other entries are unused (PettingZoo's api_test passes some). The
+  ``scenario`` option of the env starts every game from it.
 
 ``parallel_env(**options)`` is the same game as a PettingZoo ParallelEnv (PettingZoo's
 ``turn_based_aec_to_parallel`` over ``raw_env``): each ``step(actions)`` takes a dict of both agents'
@@ -45,7 +48,8 @@ is over ``agents`` is empty until ``reset``.
 
 Options (keywords): ``render_mode`` (None, "human" prints the text board after each step, "ansi",
 "rgb_array"), ``config`` (a GameConfig) and/or GameConfig fields (``target_score=7``, ...),
-``observation`` ("features", "planes" or "flat"), ``illegal_action``, ``score_reward_scale``, ``offence_up`` (rendering only).
+``observation`` ("features", "planes" or "flat"), ``illegal_action``, ``score_reward_scale``, ``offence_up`` (rendering only),
+``scenario`` (a name of ``gridiron_env.SCENARIOS``: every game starts from it).
 ``game_state`` is the engine State (batch of one); ``set_state(state)`` continues from a given position.
 """
 
@@ -63,6 +67,7 @@ from ..core import step as engine_step
 from ..core.engine import recompute_legal
 from ..core.observe import FEATURES_SIZE, OBS_HIGH, OBS_LOW
 from ..core.state import State
+from ..scenarios import get_scenario
 from .common import (
     AGENTS, IGNORED_ROW_ACTION, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, SEED_MODULUS, action_space,
     check_choice, check_seed, encode, is_action_int, observation_space, render_game,
@@ -76,7 +81,8 @@ AEC_OBSERVATION_KINDS = OBSERVATION_KINDS + ("flat",)
 FLAT_SIZE = FEATURES_SIZE + NUM_ACTIONS
 FLAT_LAYOUT = {"features": slice(0, FEATURES_SIZE), "action_mask": slice(FEATURES_SIZE, FLAT_SIZE)}
 
-_ENV_OPTIONS = ("render_mode", "config", "observation", "illegal_action", "score_reward_scale", "offence_up")
+_ENV_OPTIONS = ("render_mode", "config", "observation", "illegal_action", "score_reward_scale", "offence_up",
+                "scenario")
 
 
 def _action_id(action) -> int | None:
@@ -116,16 +122,17 @@ class raw_env(AECEnv, EzPickle):
 
     def __init__(self, render_mode: str | None = None, *, config: GameConfig | None = None,
                  observation: str = "features", illegal_action: str = "lose", score_reward_scale: float = 0.0,
-                 offence_up: bool = False, **config_fields):
+                 offence_up: bool = False, scenario: str | None = None, **config_fields):
         EzPickle.__init__(self, render_mode=render_mode, config=config, observation=observation,
                           illegal_action=illegal_action, score_reward_scale=score_reward_scale,
-                          offence_up=offence_up, **config_fields)
+                          offence_up=offence_up, scenario=scenario, **config_fields)
         super().__init__()
         check_choice("observation", observation, AEC_OBSERVATION_KINDS)
         check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         if not isinstance(offence_up, bool):
             raise ValueError(f"offence_up must be True or False, got {offence_up!r}")
         self.config = make_config(config, config_fields, _ENV_OPTIONS)
+        self.scenario = None if scenario is None else get_scenario(scenario)  # every game's start
         self.observation_kind = observation
         self.illegal_action = illegal_action
         self.score_reward_scale = check_scale(score_reward_scale)
@@ -165,9 +172,12 @@ class raw_env(AECEnv, EzPickle):
     # --- reset / step
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """New game seeded ``seed`` (see the module docstring for ``seed=None``). ``options`` are unused."""
+        """New game seeded ``seed`` (see the module docstring for ``seed=None``); ``options["scenario"]``
+        starts it from a named scenario (other entries are unused)."""
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"options must be None or a dict (its entries are unused), got {options!r}")
+        scenario = (options or {}).get("scenario")
+        scenario = self.scenario if scenario is None else get_scenario(scenario)
         if seed is not None:
             game_seed = check_seed(seed)
         elif self._next_seed is None:
@@ -175,7 +185,8 @@ class raw_env(AECEnv, EzPickle):
         else:
             game_seed = self._next_seed
         self._next_seed = (game_seed + 1) % SEED_MODULUS
-        self._start(init_games(np.array([game_seed], dtype=np.uint64), self.config))
+        seeds = np.array([game_seed], dtype=np.uint64)
+        self._start(init_games(seeds, self.config) if scenario is None else scenario.build(seeds, self.config))
 
     def set_state(self, state: State) -> None:
         """Continue from ``state`` (a State of one game; copied, legal mask recomputed) as after a reset."""

@@ -68,6 +68,7 @@ from ..core import init as engine_init
 from ..core import step as engine_step
 from ..core.engine import forfeit, recompute_legal
 from ..core.state import State
+from ..scenarios import get_scenario
 from .common import (
     AGENTS, IGNORED_ROW_ACTION, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, action_space, batch_actions,
     check_choice, check_seed, encode, illegal_entry, int8_mask, observation_space, render_game,
@@ -199,7 +200,9 @@ class SelfPlayBatch:
     (``target_score=7``, ...); ``observation`` "features" or "planes"; ``illegal_action`` "lose" or
     "raise"; ``score_reward_scale`` (>= 0: reward per point of score difference gained); ``autoreset``
     (replace a finished game by a new one in the same step); ``render_mode`` None, "human", "ansi",
-    "rgb_array"; ``offence_up`` (render with the offence attacking up).
+    "rgb_array"; ``offence_up`` (render with the offence attacking up); ``scenario`` (a name of
+    ``gridiron_env.SCENARIOS``: every game, autoresets included, starts from it; ``reset(scenario=)``
+    starts that reset's games from one).
 
     Attributes: ``state`` (the engine State of the N games: read it, change it only through
     ``set_state``), ``config``, ``num_games``, ``single_observation_space`` / ``single_action_space`` (one
@@ -207,11 +210,12 @@ class SelfPlayBatch:
     """
 
     _ENV_OPTIONS = ("num_games", "config", "observation", "illegal_action", "score_reward_scale", "autoreset",
-                    "render_mode", "offence_up")
+                    "render_mode", "offence_up", "scenario")
 
     def __init__(self, num_games: int, *, config: GameConfig | None = None, observation: str = "features",
                  illegal_action: str = "lose", score_reward_scale: float = 0.0, autoreset: bool = False,
-                 render_mode: str | None = None, offence_up: bool = False, **config_fields):
+                 render_mode: str | None = None, offence_up: bool = False, scenario: str | None = None,
+                 **config_fields):
         if isinstance(num_games, bool) or not isinstance(num_games, numbers.Integral) or num_games < 1:
             raise ValueError(f"num_games must be an int >= 1, got {num_games!r}")
         check_choice("observation", observation, OBSERVATION_KINDS)
@@ -222,6 +226,7 @@ class SelfPlayBatch:
             raise ValueError(f"offence_up must be True or False, got {offence_up!r}")
         self.num_games = int(num_games)
         self.config = make_config(config, config_fields, self._ENV_OPTIONS)
+        self.scenario = None if scenario is None else get_scenario(scenario)
         self.observation_kind = observation
         self.illegal_action = illegal_action
         self.score_reward_scale = check_scale(score_reward_scale)
@@ -254,8 +259,11 @@ class SelfPlayBatch:
 
     # --- API
 
-    def reset(self, seed: int | None = None) -> SelfPlayStep:
-        """Start new games in every slot: game i seeded ``seed + i``; without a seed, each slot's next episode."""
+    def reset(self, seed: int | None = None, scenario: str | None = None) -> SelfPlayStep:
+        """Start new games in every slot: game i seeded ``seed + i``; without a seed, each slot's next
+        episode. ``scenario``: a name of ``gridiron_env.SCENARIOS`` these games start from (None: the
+        env's own start)."""
+        scenario = self.scenario if scenario is None else get_scenario(scenario)
         if seed is not None:
             self._base_seed = np.uint64(check_seed(seed))
             self._episode[:] = 0
@@ -264,7 +272,7 @@ class SelfPlayBatch:
             self._episode[:] = 0
         else:
             self._episode += np.uint64(1)
-        self.state = init_games(self.episode_seeds, self.config)
+        self.state = self._new_games(self.episode_seeds, scenario)
         n = self.num_games
         info = {
             "illegal": np.zeros(n, dtype=bool), "winner": np.full(n, -1, dtype=np.int8),
@@ -297,12 +305,15 @@ class SelfPlayBatch:
             info["final_state"] = new.take(games)
             if self.autoreset:
                 self._episode[games] += np.uint64(1)
-                new.put(games, init_games(self.episode_seeds[games], self.config))
+                new.put(games, self._new_games(self.episode_seeds[games], self.scenario))
         info["episode_seed"] = self.episode_seeds
         self.state = new
         if self.render_mode == "human":
             self.render()
         return self._report(rewards, terminated, truncated, info)
+
+    def _new_games(self, seeds, scenario) -> State:
+        return init_games(seeds, self.config) if scenario is None else scenario.build(seeds, self.config)
 
     def _report(self, rewards, terminated, truncated, info) -> SelfPlayStep:
         s = self.state
