@@ -91,6 +91,11 @@ class GameSpec:
       blanked, for the pictures a player is shown (``agents.game_play``); None: the game hides nothing.
       ``to_diagram(state, game) -> str`` and ``from_diagram(text, config) -> state`` (a batch of one;
       ValueError naming the bad line); ``check_invariants(state, config)`` raises if any game is invalid.
+
+    Scenarios (optional)
+      ``scenarios``: None, or a mapping name -> named starting position with ``build(seeds, config) ->
+      state`` (one game per uint64 seed, its open parts drawn from the seed), which the adapters start
+      from on ``reset(options={"scenario": name})`` (Gridiron's: ``gridiron_env.scenarios.SCENARIOS``).
     """
 
     name: str
@@ -126,6 +131,7 @@ class GameSpec:
     forfeit: Callable[..., None] | None = None
     variants: dict = field(default_factory=lambda: {"basic": {}})
     view: Callable[..., Any] | None = None
+    scenarios: Any = None
 
     def __post_init__(self):
         if len(self.action_names) != self.num_actions:

@@ -167,6 +167,23 @@ def draw_int(seeds, salt, high: int) -> np.ndarray:
     return np.minimum((unit * high).astype(np.int64), high - 1)
 
 
+def get_scenario(game: GameSpec, name):
+    """The named starting position ``name`` of ``game`` (``GameSpec.scenarios``); ValueError naming it and
+    the allowed names (or saying the game has none)."""
+    scenarios = game.scenarios or {}
+    if not (isinstance(name, str) and name in scenarios):
+        allowed = ", ".join(scenarios) if scenarios else f"none: the game {game.name!r} has no scenarios"
+        raise ValueError(f"unknown scenario {name!r}; allowed: {allowed}")
+    return scenarios[name]
+
+
+def new_games(game: GameSpec, seeds, config, scenario=None):
+    """New games, one per uint64 seed: the game's own start, or the scenario's (a :func:`get_scenario`)."""
+    if scenario is None:
+        return game.init(len(seeds), 0, config, seeds=seeds)
+    return scenario.build(seeds, config)
+
+
 def learner_teams(kind: str, seeds) -> np.ndarray:
     """int64 [k]: the learner's team per episode (``kind`` "one", "two" or "random" drawn from the seed)."""
     if kind == "random":

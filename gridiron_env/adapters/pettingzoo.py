@@ -25,8 +25,11 @@ an out-of-range id is an illegal action, handled as below); ``raw_env(game, **op
 
 Options: ``render_mode`` (None, "human" prints the text picture after each step, "ansi", "rgb_array"),
 ``variant``, ``config`` (the game's config or a dict of its fields) and/or config fields as keywords,
-``illegal_action``, ``observation`` ("features", the dict above, or "flat"). ``game_state`` is the engine
-state (a batch of one); ``set_state(state)`` continues from a given position.
+``illegal_action``, ``observation`` ("features", the dict above, or "flat"), ``scenario`` (a name of the
+game's ``GameSpec.scenarios``: every game starts from that position; ``reset(options={"scenario": name})``
+starts one game from it, its open parts drawn from the seed; an unknown name is a ValueError listing the
+allowed ones). ``game_state`` is the engine state (a batch of one); ``set_state(state)`` continues from a
+given position.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from pettingzoo.utils import wrappers
 from ..protocol import get_game
 from .common import (
     AGENTS, ILLEGAL_ACTION_MODES, RENDER_MODES, SEED_MODULUS, check_choice, check_render_mode, check_seed,
-    forfeit_note, illegal_entry, is_action_int,
+    forfeit_note, get_scenario, illegal_entry, is_action_int, new_games,
 )
 from .vector import observation_space
 
@@ -66,11 +69,13 @@ class GameAECEnv(AECEnv, EzPickle):
                 "render_fps": 4}
 
     def __init__(self, render_mode=None, *, game="table_football", variant="basic", config=None,
-                 illegal_action="lose", observation="features", **config_fields):
+                 illegal_action="lose", observation="features", scenario=None, **config_fields):
         EzPickle.__init__(self, render_mode=render_mode, game=game, variant=variant, config=config,
-                          illegal_action=illegal_action, observation=observation, **config_fields)
+                          illegal_action=illegal_action, observation=observation, scenario=scenario,
+                          **config_fields)
         super().__init__()
         self.game = get_game(game)
+        self.scenario = None if scenario is None else get_scenario(self.game, scenario)
         check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         check_choice("observation", observation, OBSERVATION_KINDS)
         self.observation_kind = observation
@@ -114,9 +119,12 @@ class GameAECEnv(AECEnv, EzPickle):
     # --- reset / step
 
     def reset(self, seed=None, options=None) -> None:
-        """A new game seeded ``seed`` (see the module docstring). ``options`` (None or a dict) are unused."""
+        """A new game seeded ``seed`` (see the module docstring). ``options`` (None or a dict): its
+        ``"scenario"`` starts the game from a named position; other entries are unused."""
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"options must be None or a dict (its entries are unused), got {options!r}")
+        scenario = (options or {}).get("scenario")
+        scenario = self.scenario if scenario is None else get_scenario(self.game, scenario)
         if seed is not None:
             game_seed = check_seed(seed)
         elif self._next_seed is None:
@@ -124,7 +132,7 @@ class GameAECEnv(AECEnv, EzPickle):
         else:
             game_seed = self._next_seed
         self._next_seed = (game_seed + 1) % SEED_MODULUS
-        self._start(self.game.init(1, 0, self.config, seeds=np.array([game_seed], dtype=np.uint64)))
+        self._start(new_games(self.game, np.array([game_seed], dtype=np.uint64), self.config, scenario))
 
     def set_state(self, state) -> None:
         """Continue from ``state`` (a valid state of one game; copied) as after a reset."""

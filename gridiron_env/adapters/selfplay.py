@@ -56,7 +56,7 @@ import numpy as np
 from ..protocol import TEAMS, GameSpec, get_game
 from .common import (
     AGENTS, ILLEGAL_ACTION_MODES, batch_actions, check_choice, check_positive_int, check_seed, episode_seeds,
-    forfeit_note, illegal_entry, masks_for,
+    forfeit_note, get_scenario, illegal_entry, masks_for, new_games,
 )
 
 __all__ = ["GameSelfPlayBatch", "GameSelfPlayStep", "SELFPLAY_SALT"]
@@ -99,16 +99,19 @@ class GameSelfPlayBatch:
 
     Options: ``num_games`` (int >= 1); ``game`` (a registered name or a GameSpec); ``variant``; ``config``
     (the game's config or a dict of its fields); ``illegal_action`` "lose" / "raise"; ``score_reward_scale``
-    (a finite number >= 0); ``autoreset`` (bool).
+    (a finite number >= 0); ``autoreset`` (bool); ``scenario`` (a name of ``game.scenarios``: every game,
+    autoresets included, starts from that position; ``reset(scenario=)`` starts that reset's games from one).
 
     Attributes: ``game``, ``config``, ``num_games``, ``state`` (the engine state of the N games: read it,
     change it only with :meth:`set_state`), ``episode_seeds`` (uint64 [N]).
     """
 
     def __init__(self, num_games: int, *, game="table_football", variant: str = "basic", config=None,
-                 illegal_action: str = "lose", score_reward_scale: float = 0.0, autoreset: bool = False):
+                 illegal_action: str = "lose", score_reward_scale: float = 0.0, autoreset: bool = False,
+                 scenario=None):
         self.num_games = check_positive_int("num_games", num_games)
         self.game: GameSpec = get_game(game)
+        self.scenario = None if scenario is None else get_scenario(self.game, scenario)
         self.config = self.game.make_config(config, variant)
         self.variant = variant
         check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
@@ -140,16 +143,18 @@ class GameSelfPlayBatch:
         if self.state is None:
             raise RuntimeError("call reset() first")
 
-    def _new_games(self, games) -> Any:
+    def _new_games(self, games, scenario=None) -> Any:
         seeds = episode_seeds(self._base[games], self._episode[games], SELFPLAY_SALT)
-        return self.game.init(len(games), 0, self.config, seeds=seeds)
+        return new_games(self.game, seeds, self.config, self.scenario if scenario is None else scenario)
 
     # --- API --------------------------------------------------------------------------------------------
 
-    def reset(self, seed=None) -> GameSelfPlayStep:
+    def reset(self, seed=None, scenario=None) -> GameSelfPlayStep:
         """New games in every slot: slot i seeded ``seed + i``; without a seed, each slot's next episode (a
-        first reset without a seed draws one at random)."""
+        first reset without a seed draws one at random). ``scenario``: a name of ``game.scenarios`` these
+        games start from (None: the env's own start)."""
         n = self.num_games
+        scenario = None if scenario is None else get_scenario(self.game, scenario)
         if seed is None and self.state is None:
             seed = int(np.random.SeedSequence().entropy) % (1 << 63)
         if seed is not None:
@@ -159,7 +164,7 @@ class GameSelfPlayBatch:
             self._episode[:] = 0
         else:
             self._episode += np.uint64(1)
-        self.state = self._new_games(np.arange(n))
+        self.state = self._new_games(np.arange(n), scenario)
         self._forfeit_winner[:] = -1
         return self._report(np.zeros((n, 2), np.float32), np.zeros(n, bool), np.zeros(n, bool), self._blank_info())
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 
-from .common import RENDER_MODES, check_options, check_render_mode, check_seed, one_action
+from .common import RENDER_MODES, check_options, check_render_mode, check_seed, get_scenario, one_action
 from .vector import LearnerCore
 
 __all__ = ["GameEnv"]
@@ -30,15 +30,16 @@ _SLOT = np.array([0])
 
 class GameEnv(gymnasium.Env):
     """One whole game of ``game`` for a learner seat against an opponent (options: see the module doc and
-    :class:`~.vector.GameVectorEnv`; ``max_episode_steps`` counts learner steps)."""
+    :class:`~.vector.GameVectorEnv`; ``max_episode_steps`` counts learner steps; ``reset(options=
+    {"scenario": name})`` and ``scenario=`` start from a named position of ``game.scenarios``)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
 
     def __init__(self, *, game="table_football", variant="basic", learner_team="random", opponent=None,
-                 illegal_action="lose", config=None, max_episode_steps=None, render_mode=None):
+                 illegal_action="lose", config=None, max_episode_steps=None, render_mode=None, scenario=None):
         self._core = LearnerCore(1, game=game, variant=variant, learner_team=learner_team, opponent=opponent,
                                  illegal_action=illegal_action, config=config,
-                                 max_episode_steps=max_episode_steps)
+                                 max_episode_steps=max_episode_steps, scenario=scenario)
         self.game = self._core.game
         self.observation_space = self._core.single_observation_space
         self.action_space = self._core.single_action_space
@@ -61,7 +62,9 @@ class GameEnv(gymnasium.Env):
     def reset(self, *, seed=None, options=None):
         if seed is not None:
             seed = check_seed(seed)  # before Gymnasium's seeding, which takes Python ints only
-        options = check_options(options, ("state",))
+        options = check_options(options, ("state", "scenario"))
+        if options.get("scenario") is not None:
+            get_scenario(self.game, options["scenario"])  # an unknown name raises before anything changes
         super().reset(seed=seed)
         if seed is not None:
             seeds = np.array([seed], dtype=np.uint64)
@@ -69,7 +72,7 @@ class GameEnv(gymnasium.Env):
             seeds = np.array([self.np_random.integers(0, 2**62)], dtype=np.uint64)
         else:  # the next episode of the same seed's stream
             seeds = None
-        self._core.reset(_SLOT, seeds, options.get("state"))
+        self._core.reset(_SLOT, seeds, options.get("state"), options.get("scenario"))
         return self._core.observation()[0], self._info()
 
     def step(self, action):

@@ -24,8 +24,8 @@ from gymnasium.vector.utils import batch_space
 from ..protocol import GameSpec, get_game
 from .common import (
     AGENTS, ILLEGAL_ACTION_MODES, LEARNER_TEAMS, RENDER_MODES, batch_actions, check_choice, check_options,
-    check_positive_int, check_render_mode, check_seed, episode_seeds, forfeit_note, illegal_entry,
-    learner_teams, make_policy, masks_for,
+    check_positive_int, check_render_mode, check_seed, episode_seeds, forfeit_note, get_scenario, illegal_entry,
+    learner_teams, make_policy, masks_for, new_games,
 )
 
 __all__ = ["LearnerCore", "GameVectorEnv", "parse_autoreset_mode"]
@@ -60,8 +60,10 @@ class LearnerCore:
     """
 
     def __init__(self, num_games, *, game="table_football", variant="basic", learner_team="random",
-                 opponent=None, illegal_action="lose", config=None, max_episode_steps=None):
+                 opponent=None, illegal_action="lose", config=None, max_episode_steps=None, scenario=None):
         self.game = get_game(game)
+        # every episode (autoresets included) starts from this named position unless a reset names another
+        self.scenario = None if scenario is None else get_scenario(self.game, scenario)
         self.n = check_positive_int("num_envs", num_games)
         check_choice("learner_team", learner_team, LEARNER_TEAMS)
         check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
@@ -91,13 +93,17 @@ class LearnerCore:
 
     # --- reset -------------------------------------------------------------------------------------------
 
-    def reset(self, games, seeds=None, state=None) -> None:
+    def reset(self, games, seeds=None, state=None, scenario=None) -> None:
         """New episodes in slots ``games``: with base seeds ``seeds`` (uint64 per slot), or each slot's next
-        episode; ``state`` (a state of len(games) games) starts them from a given position."""
+        episode; ``state`` (a state of len(games) games) starts them from a given position, ``scenario``
+        (a name of ``game.scenarios``; None: the env's own start) from a named one drawn from the seed."""
         game = self.game
         games = np.asarray(games, dtype=np.int64)
         if games.size == 0:
             return
+        scenario = self.scenario if scenario is None else get_scenario(game, scenario)
+        if scenario is not None and state is not None:
+            raise ValueError("give options['state'] or options['scenario'], not both")
         if seeds is not None:
             self.base_seed[games] = np.asarray(seeds, dtype=np.uint64)
             self.episode[games] = 0
@@ -114,7 +120,7 @@ class LearnerCore:
                 raise ValueError(f"options['state'] is not a valid position of this config: {err}") from err
             new = game.copy(state)
         else:
-            new = game.init(games.size, 0, self.config, seeds=e)
+            new = new_games(game, e, self.config, scenario)
         if self.state is None:
             if games.size != self.n:
                 raise RuntimeError("the first reset must start every game")
@@ -281,21 +287,25 @@ class GameVectorEnv(VectorEnv):
     actions``), ``illegal_action`` "lose" / "raise", ``config`` (the game's config or a dict of its
     fields), ``max_episode_steps`` (learner steps, truncated here: ``make_vec`` adds no TimeLimit),
     ``autoreset_mode`` NEXT_STEP (default) / SAME_STEP (terminal obs and info in ``infos["final_obs"]``,
-    ``infos["final_info"]``) / DISABLED (``reset(options={"reset_mask": mask})``), ``render_mode``.
+    ``infos["final_info"]``) / DISABLED (``reset(options={"reset_mask": mask})``), ``render_mode``,
+    ``scenario`` (a name of ``game.scenarios``, such as Gridiron's ``gridiron_env.SCENARIOS``: every
+    episode, autoresets included, starts from it).
 
     ``reset(seed=s)`` seeds slot i with s + i (mod 2**64; a list gives each slot's seed, None keeping
     its stream); ``reset()`` starts each slot's next episode. ``options``: ``{"reset_mask": bool [N]}``,
-    ``{"state": state}`` (start the reset slots from a given position).
+    ``{"state": state}`` (start the reset slots from a given position), ``{"scenario": name}`` (start the
+    reset slots from a named position, its open parts drawn from each slot's seed; an unknown name is a
+    ValueError listing the allowed ones).
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4, "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, num_envs=1, *, game="table_football", variant="basic", learner_team="random",
                  opponent=None, illegal_action="lose", config=None, max_episode_steps=None,
-                 autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None):
+                 autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None, scenario=None):
         self._core = LearnerCore(num_envs, game=game, variant=variant, learner_team=learner_team,
                                  opponent=opponent, illegal_action=illegal_action, config=config,
-                                 max_episode_steps=max_episode_steps)
+                                 max_episode_steps=max_episode_steps, scenario=scenario)
         self.game = self._core.game
         self.num_envs = self._core.n
         self.autoreset_mode = parse_autoreset_mode(autoreset_mode)
@@ -317,8 +327,11 @@ class GameVectorEnv(VectorEnv):
         return self._core.state
 
     def reset(self, *, seed=None, options=None):
-        options = check_options(options, ("reset_mask", "state"))
+        options = check_options(options, ("reset_mask", "state", "scenario"))
         core, n = self._core, self.num_envs
+        scenario = options.get("scenario")
+        if scenario is not None:
+            get_scenario(self.game, scenario)  # an unknown name raises before any slot is reset
         games = np.arange(n)
         if options.get("reset_mask") is not None:
             mask = np.asarray(options["reset_mask"])
@@ -340,16 +353,16 @@ class GameVectorEnv(VectorEnv):
             if state is not None:
                 raise ValueError("options['state'] takes an int seed or None, not a list of seeds")
             values = np.array([0 if x is None else x for x in seeds], dtype=np.uint64)
-            core.reset(games[~given[games]])
-            core.reset(games[given[games]], values[games[given[games]]])
+            core.reset(games[~given[games]], scenario=scenario)
+            core.reset(games[given[games]], values[games[given[games]]], scenario=scenario)
         elif seed is not None:
             seed = check_seed(seed)
             super().reset(seed=seed)
             with np.errstate(over="ignore"):  # slot i's seed s + i wraps past 2**64 - 1 to 0
                 seeds = np.uint64(seed) + games.astype(np.uint64)
-            core.reset(games, seeds, state)
+            core.reset(games, seeds, state, scenario)
         else:
-            core.reset(games, None, state)
+            core.reset(games, None, state, scenario)
         self._needs_reset[games] = False
         return core.observation(), self._infos()
 

@@ -26,6 +26,7 @@ from ..core.rules import IllegalActionError
 from ..core.state import State
 from ..core.visibility import team_view
 from ..protocol import GameSpec, array_state_members
+from ..scenarios import SCENARIOS
 
 __all__ = ["GAME", "DRAW"]
 
@@ -88,4 +89,5 @@ GAME = GameSpec(
     forfeit=_forfeit,
     variants={"basic": {}, "no_specials": {"specials": False}},
     view=lambda state, team: team_view(state, team=team),  # the hidden ball, the other team's special
+    scenarios=SCENARIOS,
 )
