@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.invariants import InvariantError
+from ..small_games.invariants import InvariantError, checker, flag_cached_mask, problem_list
 from .config import SportsDiceConfig
 from .state import (
     CHIP, DEFENCE_PLAY, END_ZONE, FIELD_GOAL_CHOICE, FIELD_GOAL_SYMBOL, FOURTH_DOWN, GAME_OVER, KEPT,
@@ -30,11 +30,7 @@ def dice_summary(dice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def find_violations(s: State, config: SportsDiceConfig | None = None, check_mask: bool = True) -> list:
     """Every (game, problem) in the batch; empty when all invariants hold."""
     config = config or SportsDiceConfig()
-    problems: list[tuple[int, str]] = []
-
-    def flag(mask, message):
-        for g in np.flatnonzero(mask)[:20]:
-            problems.append((int(g), message))
+    problems, flag = problem_list()
 
     B = s.batch_size
     rows = np.arange(B)
@@ -132,15 +128,8 @@ def find_violations(s: State, config: SportsDiceConfig | None = None, check_mask
     if check_mask:
         from .engine import recompute_legal
 
-        fresh = s.copy()
-        recompute_legal(fresh, config)
-        flag((fresh.legal != s.legal).any(axis=1), "cached legal mask differs from the rules")
-        flag(fresh.to_act != s.to_act, "to_act differs from the phase's decider")
+        flag_cached_mask(flag, s, config, recompute_legal)
     return problems
 
 
-def check_invariants(state: State, config: SportsDiceConfig | None = None, check_mask: bool = True) -> None:
-    """Raise InvariantError if any game of the batch breaks an invariant."""
-    problems = find_violations(state, config, check_mask)
-    if problems:
-        raise InvariantError(problems)
+check_invariants = checker(find_violations)  # raises InvariantError if any game breaks an invariant

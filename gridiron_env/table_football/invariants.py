@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.invariants import InvariantError
+from ..small_games.invariants import InvariantError, checker, flag_cached_mask, problem_list
 from .config import TableFootballConfig
 from .state import (
     CHOOSE, DRAW, GAME_OVER, NO_PLAY, OOB_DEFENCE, OOB_OFFENCE, OVERTIME, RECOVERY, State, TIMEOUT_DEFENCE,
@@ -17,11 +17,7 @@ __all__ = ["InvariantError", "check_invariants", "find_violations"]
 def find_violations(s: State, config: TableFootballConfig | None = None, check_mask: bool = True) -> list:
     """Every (game, problem) in the batch; empty when all invariants hold."""
     config = config or TableFootballConfig()
-    problems: list[tuple[int, str]] = []
-
-    def flag(mask, message):
-        for g in np.flatnonzero(mask)[:20]:
-            problems.append((int(g), message))
+    problems, flag = problem_list()
 
     ph = s.phase.astype(np.int64)
     over = ph == GAME_OVER
@@ -87,15 +83,8 @@ def find_violations(s: State, config: TableFootballConfig | None = None, check_m
     if check_mask:
         from .engine import recompute_legal
 
-        fresh = s.copy()
-        recompute_legal(fresh, config)
-        flag((fresh.legal != s.legal).any(axis=1), "cached legal mask differs from the rules")
-        flag(fresh.to_act != s.to_act, "to_act differs from the phase's decider")
+        flag_cached_mask(flag, s, config, recompute_legal)
     return problems
 
 
-def check_invariants(state: State, config: TableFootballConfig | None = None, check_mask: bool = True) -> None:
-    """Raise InvariantError if any game of the batch breaks an invariant."""
-    problems = find_violations(state, config, check_mask)
-    if problems:
-        raise InvariantError(problems)
+check_invariants = checker(find_violations)  # raises InvariantError if any game breaks an invariant
