@@ -7,7 +7,8 @@ from .core import (
     to_diagram,
 )
 
-from . import envs as _envs  # registers the Gymnasium ids  # noqa: F401
+from .scenarios import SCENARIOS
+from . import envs as _envs  # registers the Gymnasium ids (the scenario families' too)  # noqa: F401
 from .adapters import registration as _adapter_ids  # registers the protocol games' ids  # noqa: F401
 
 __version__ = "0.1.0"
@@ -37,7 +38,7 @@ def parallel_env(**kwargs):
 
 __all__ = [
     "env", "raw_env", "parallel_env",
-    "ACTION_NAMES", "GameConfig", "IllegalActionError", "NUM_ACTIONS", "State", "action_id", "action_name",
+    "ACTION_NAMES", "GameConfig", "SCENARIOS", "IllegalActionError", "NUM_ACTIONS", "State", "action_id", "action_name",
     "check_invariants", "completion_chance", "field_goal_chance", "from_diagram", "init",
     "legal_action_mask", "pass_price", "step", "to_diagram",
 ]
