@@ -11,53 +11,28 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..table_football.render import draw_text
+from ..small_games.engine import game_index
+from ..small_games.render import (
+    BALL, BAR_PX, END_ZONE_YARDS, FIELD_PX, LINE, TEAM_COLOURS, TEXT, WIDTH, YARD_PX, absolute_yard, ansi_picture,
+    draw_text, ordinal, paint_ball, paint_bar, paint_field, team_label, yard_column,
+)
 from .state import (
     DEFENCE_SIDE, DICE, END_ZONE, KEPT, MIDFIELD, PHASE_NAMES, ROLL_KICK, ROLL_NONE,
     ROLL_PUNT, State, SYMBOL_SHORT, USED,
 )
 
-YARD_PX = 5  # pixels per yard
-END_ZONE_YARDS = 10
-BAR_PX = 44  # the score bar above the field
-FIELD_PX = 80  # the field strip's height
 DIE_PX = 34  # a die's square
 DICE_PX = 2 * DIE_PX + 3 * 8  # the dice panel under the field: two rows of dice
-WIDTH = (100 + 2 * END_ZONE_YARDS) * YARD_PX
 HEIGHT = BAR_PX + FIELD_PX + DICE_PX
 DICE_LEFT = 130  # pixel column of the first die
 
-GRASS = (40, 120, 50)
-LINE = (235, 235, 235)
-BALL = (120, 66, 20)
 TARGET = (250, 210, 0)  # the 50 while it is the series target
 CHIP_COLOUR = (255, 170, 0)
-TEAM_COLOURS = ((40, 90, 200), (200, 45, 45))
-BAR = (20, 20, 28)
 PANEL = (30, 30, 38)
-TEXT = (240, 240, 240)
 DIE = (235, 235, 225)
 DIE_TEXT = (20, 20, 20)
 MARK = (0, 230, 230)  # the frame of a die showing the winning play
-
-
-def absolute_yard(state: State, game: int, offence_yards) -> int:
-    """Yards from team one's goal line of a spot given in the offence's yards."""
-    y = int(offence_yards)
-    return y if int(state.offence[game]) == 0 else 100 - y
-
-
-def yard_column(yard: float) -> int:
-    """Pixel column of a yard line (team one's goal line is yard 0)."""
-    return int(round((END_ZONE_YARDS + yard) * YARD_PX))
-
-
-def _team(t: int) -> str:
-    return "ONE" if t == 0 else "TWO"
-
-
-def _ordinal(n: int) -> str:
-    return {1: "1ST", 2: "2ND", 3: "3RD"}.get(n, f"{n}TH")
+_team = team_label
 
 
 def status_lines(state: State, game: int = 0) -> list[str]:
@@ -71,7 +46,7 @@ def status_lines(state: State, game: int = 0) -> list[str]:
         situation = "TRUNCATED"
     else:
         goal = "GOAL" if int(s.target[g]) == END_ZONE else "THE 50"
-        situation = f"{_team(int(s.offence[g]))} BALL ON {int(s.position[g])} {_ordinal(int(s.down[g]))} DOWN TO {goal}"
+        situation = f"{_team(int(s.offence[g]))} BALL ON {int(s.position[g])} {ordinal(int(s.down[g]))} DOWN TO {goal}"
     return [score, situation]
 
 
@@ -126,15 +101,10 @@ def roll_lines(state: State, game: int = 0) -> list[str]:
 
 def render_rgb(state: State, game: int = 0) -> np.ndarray:
     """uint8 [HEIGHT, WIDTH, 3]: the score bar, the field strip and the dice of one game."""
-    g = int(game)
-    if not (0 <= g < state.batch_size):
-        raise ValueError(f"game {game!r} is outside 0..{state.batch_size - 1}")
+    g = game_index(state, game)
     s = state
     img = np.zeros((HEIGHT, WIDTH, 3), dtype=np.uint8)
-    img[:BAR_PX] = BAR
-    top, bottom = status_lines(s, g)
-    draw_text(img, top, 6, 8, TEXT)
-    draw_text(img, bottom, 26, 8, TEXT)
+    paint_bar(img, status_lines(s, g))
     # the chip: a disc of its colour at the right end of the bar, framed in the holder's colour
     yy, xx = np.mgrid[0:BAR_PX, 0:WIDTH]
     cx, cy = WIDTH - 24, BAR_PX // 2
@@ -142,24 +112,10 @@ def render_rgb(state: State, game: int = 0) -> np.ndarray:
     img[:BAR_PX][r2 <= 15 ** 2] = TEAM_COLOURS[int(s.chip[g])]
     img[:BAR_PX][r2 <= 11 ** 2] = CHIP_COLOUR
     field = img[BAR_PX:BAR_PX + FIELD_PX]
-    field[:] = GRASS
-    ez = END_ZONE_YARDS * YARD_PX
-    field[:, :ez] = TEAM_COLOURS[0]  # team one's end zone (it defends the left goal line)
-    field[:, WIDTH - ez:] = TEAM_COLOURS[1]
-    for yard in range(0, 101, 10):
-        x = yard_column(yard)
-        field[:, max(x - 1, 0):x + 1] = LINE
+    paint_field(field)
     x = yard_column(50)  # the 50: always drawn wide, in the target colour while it is the target
     field[:, x - 2:x + 2] = TARGET if int(s.target[g]) == MIDFIELD else LINE
-    bx = yard_column(absolute_yard(s, g, s.position[g]))
-    fy, fx = np.mgrid[0:FIELD_PX, 0:WIDTH]
-    cy = FIELD_PX // 2
-    field[((fy - cy) / 7.0) ** 2 + ((fx - bx) / 12.0) ** 2 <= 1.0] = BALL
-    off = int(s.offence[g])
-    tip = 1 if off == 0 else -1  # the attacking direction: an arrow of the offence's colour under the ball
-    for k in range(8):
-        x = bx + tip * (14 + k)
-        field[cy + 12 - (7 - k) // 2: cy + 13 + (7 - k) // 2, max(x, 0):max(x + 1, 0)] = TEAM_COLOURS[off]
+    paint_ball(field, yard_column(absolute_yard(s, g, s.position[g])), int(s.offence[g]))
     panel = img[BAR_PX + FIELD_PX:]
     panel[:] = PANEL
     if int(s.roll_kind[g]) != ROLL_NONE:
@@ -193,21 +149,11 @@ def render_ansi(state: State, game: int = 0) -> str:
     """A text picture of one game: the status, the field strip (21 cells of 5 yards, team one's goal line
     on the left: ``o`` the ball, the 50 ``|`` while it is the target and ``:`` after, ``>`` / ``<`` the
     attacking direction), then the last roll (the dice of the winning play in brackets)."""
-    g = int(game)
-    if not (0 <= g < state.batch_size):
-        raise ValueError(f"game {game!r} is outside 0..{state.batch_size - 1}")
-    top, bottom = status_lines(state, g)
-    cells = ["."] * 21
-    cells[0] = cells[20] = "G"
-    cells[10] = "|" if int(state.target[g]) == MIDFIELD else ":"
-    cells[absolute_yard(state, g, state.position[g]) // 5] = "o"
-    arrow = ">" if int(state.offence[g]) == 0 else "<"
-    phase = PHASE_NAMES[int(state.phase[g])]
-    to_act = int(state.to_act[g])
-    who = "-" if to_act < 0 else _team(to_act).lower()
-    lines = [top, f"{bottom}  {arrow}  ({phase}, to act: {who})", "[1]" + "".join(cells) + "[2]"]
-    return "\n".join(lines + roll_lines(state, g)) + "\n"
+    g = game_index(state, game)
+    return ansi_picture(state, g, status_lines(state, g), PHASE_NAMES,
+                        {MIDFIELD: "|" if int(state.target[g]) == MIDFIELD else ":"}, roll_lines(state, g))
 
 
 __all__ = ["render_rgb", "render_ansi", "status_lines", "roll_lines", "winning_dice", "yard_column",
-           "absolute_yard"]
+           "absolute_yard", "BALL", "BAR_PX", "CHIP_COLOUR", "DICE_LEFT", "DIE_PX", "FIELD_PX", "HEIGHT", "LINE",
+           "MARK", "TARGET", "TEAM_COLOURS", "WIDTH", "YARD_PX", "END_ZONE_YARDS"]
