@@ -1,16 +1,19 @@
 """Agents the solved small games share (Table Football, Sports Dice): uniform random play on per-game
 streams, and the exact solution's play. Each game's ``agents`` module subclasses them, naming its salt,
-its config class, its solver and the config field the solution ignores (the cap on plays or rolls)."""
+its config class, its solver and the config field the solution ignores (the cap on plays or rolls).
+``play_match`` runs a batch of games between two agents for each game's ``play_games``."""
 
 from __future__ import annotations
 
 import importlib
+import time
+from dataclasses import dataclass
 
 import numpy as np
 
 from agents.base import GameStreams, pick_uniform_legal
 
-__all__ = ["UniformRandomAgent", "SolutionAgent"]
+__all__ = ["UniformRandomAgent", "SolutionAgent", "MatchResult", "play_match"]
 
 
 class UniformRandomAgent:
@@ -72,3 +75,54 @@ class SolutionAgent:
         if games.size:
             actions[games] = np.maximum(sol.policy(state.take(games)), 0)
         return actions
+
+
+@dataclass
+class MatchResult:
+    """Per game: the team agent A played, the opener, the winner (-1 none, 2 a draw), the final score,
+    truncation; and the wall time of the match."""
+
+    a_team: np.ndarray
+    opener: np.ndarray
+    winner: np.ndarray
+    score: np.ndarray
+    truncated: np.ndarray
+    seconds: float
+
+    DRAW = 2  # the winner code of a draw (Table Football's; Sports Dice has no draws)
+
+    @property
+    def a_points(self) -> np.ndarray:
+        """1 for an A win, 1/2 for a draw or a game with no winner (truncated), 0 for a loss."""
+        draw_or_none = (self.winner == self.DRAW) | (self.winner < 0)
+        return np.where(self.winner == self.a_team, 1.0, np.where(draw_or_none, 0.5, 0.0))
+
+    @property
+    def a_rate(self) -> float:
+        return float(self.a_points.mean())
+
+
+def play_match(init, step, config, agent_a, agent_b, n_games: int, seed: int = 0, a_team=None) -> MatchResult:
+    """Play ``n_games`` full games of A against B in one batch of the engine ``init`` / ``step`` under
+    ``config``: game i is seeded ``seed + i`` (both agents reset with those seeds); A plays team
+    ``a_team[i]`` (default alternating 0, 1, ...), B the other."""
+    a_team = (np.arange(n_games) % 2) if a_team is None else np.asarray(a_team, dtype=np.int64)
+    start = time.perf_counter()
+    seeds = seed + np.arange(n_games, dtype=np.int64)
+    agent_a.reset(seeds)
+    agent_b.reset(seeds)
+    state = init(n_games, seed=seed, config=config)
+    while True:
+        live = ~(state.terminated | state.truncated)
+        if not live.any():
+            break
+        actions = np.zeros(n_games, dtype=np.int64)
+        a_turn = live & (state.to_act == a_team)
+        for agent, turn in ((agent_a, a_turn), (agent_b, live & ~a_turn)):
+            games = np.flatnonzero(turn)
+            if games.size:
+                actions[games] = np.asarray(agent.act(state, config, games))[games]
+        state = step(state, actions, config, reuse_input=True)
+    return MatchResult(a_team=a_team, opener=state.opener.astype(np.int64), winner=state.winner.astype(np.int64),
+                       score=state.score.astype(np.int64), truncated=state.truncated.copy(),
+                       seconds=time.perf_counter() - start)

@@ -12,12 +12,9 @@ act(state, config, games)), and a match runner.
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..solved_agents import SolutionAgent, UniformRandomAgent
+from ..solved_agents import MatchResult, SolutionAgent, UniformRandomAgent, play_match
 
 from . import actions as A
 from .config import SportsDiceConfig
@@ -103,49 +100,8 @@ class ObservationAgent:
         return actions
 
 
-@dataclass
-class MatchResult:
-    """Per game: the team agent A played, the opener, the winner (-1 none), the final score, truncation."""
-
-    a_team: np.ndarray
-    opener: np.ndarray
-    winner: np.ndarray
-    score: np.ndarray
-    truncated: np.ndarray
-    seconds: float
-
-    @property
-    def a_points(self) -> np.ndarray:
-        """1 for an A win, 0 for a loss; a truncated game (no winner) counts 1/2."""
-        return np.where(self.winner == self.a_team, 1.0, np.where(self.winner < 0, 0.5, 0.0))
-
-    @property
-    def a_rate(self) -> float:
-        return float(self.a_points.mean())
-
-
 def play_games(agent_a, agent_b, n_games: int, seed: int = 0, config: SportsDiceConfig | None = None,
                a_team=None) -> MatchResult:
     """Play ``n_games`` full games of A against B in one batch: game i is seeded ``seed + i`` (its coin
     toss included); A plays team ``a_team[i]`` (default alternating 0, 1, ...)."""
-    config = config or SportsDiceConfig()
-    a_team = (np.arange(n_games) % 2) if a_team is None else np.asarray(a_team, dtype=np.int64)
-    start = time.perf_counter()
-    seeds = seed + np.arange(n_games, dtype=np.int64)
-    agent_a.reset(seeds)
-    agent_b.reset(seeds)
-    state = init(n_games, seed=seed, config=config)
-    while True:
-        live = ~(state.terminated | state.truncated)
-        if not live.any():
-            break
-        actions = np.zeros(n_games, dtype=np.int64)
-        a_turn = live & (state.to_act == a_team)
-        for agent, turn in ((agent_a, a_turn), (agent_b, live & ~a_turn)):
-            games = np.flatnonzero(turn)
-            if games.size:
-                actions[games] = np.asarray(agent.act(state, config, games))[games]
-        state = step(state, actions, config, reuse_input=True)
-    return MatchResult(a_team=a_team, opener=state.opener.astype(np.int64), winner=state.winner.astype(np.int64),
-                       score=state.score.astype(np.int64), truncated=state.truncated.copy(),
-                       seconds=time.perf_counter() - start)
+    return play_match(init, step, config or SportsDiceConfig(), agent_a, agent_b, n_games, seed, a_team)

@@ -9,49 +9,14 @@ engine's invariants require a winner to have reached the target, which a forfeit
 
 from __future__ import annotations
 
-from ..protocol import GameSpec, array_state_members
-from .actions import ACTION_NAMES, IGNORED_ACTION, NUM_ACTIONS, action_id
+from ..small_games.game import small_game_spec
+from . import actions
 from .config import SportsDiceConfig
-from .diagram import from_diagram, to_diagram
-from .engine import IllegalActionError, init, legal_action_mask, step
-from .invariants import check_invariants
-from .observe import OBS_HIGH, OBS_LAYOUT, OBS_LOW, OBS_SIZE, observe
-from .render import render_ansi, render_rgb
 from .state import DRAW, State
 
 __all__ = ["GAME"]
 
-
-def _init(batch_size, seed=0, config=None, seeds=None):
-    return init(batch_size, seed=seed, config=config, seeds=seeds)
-
-
-def _step(state, actions, config=None):
-    return step(state, actions, config)
-
-
-GAME = GameSpec(
-    name="sports_dice",
-    config_class=SportsDiceConfig,
-    init=_init,
-    step=_step,
-    illegal_error=IllegalActionError,
-    num_actions=NUM_ACTIONS,
-    action_names=ACTION_NAMES,
-    action_id=action_id,
-    ignored_action=IGNORED_ACTION,
-    legal_mask=legal_action_mask,
-    observe=observe,
-    observation_size=OBS_SIZE,
-    observation_layout=OBS_LAYOUT,
-    observation_bounds=(OBS_LOW, OBS_HIGH),
-    draw_value=DRAW,
-    **array_state_members(State),
-    render_ansi=render_ansi,
-    render_rgb=render_rgb,
-    to_diagram=to_diagram,
-    from_diagram=lambda text, config=None: from_diagram(text, config),
-    check_invariants=check_invariants,
-    forfeit=None,
-    variants={"basic": {}},
+GAME = small_game_spec(
+    "sports_dice", "gridiron_env.sports_dice", config_class=SportsDiceConfig, state_class=State,
+    ignored_action=actions.IGNORED_ACTION, draw_value=DRAW,
 )
