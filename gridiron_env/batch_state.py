@@ -3,7 +3,8 @@
 A subclass is a dataclass of numpy arrays, every one with the batch axis first, and sets ``_FIELDS``: its
 module's ``FIELDS`` table, name -> (dtype, per-game shape, fill value, meaning). The shell gives the batch
 operations the engines and the env layer use: a new batch filled per the table, copies, sub-batches,
-writing games back, concatenation and equality, all over exactly the table's fields.
+writing games back, concatenation and equality, all over exactly the table's fields; which games are
+over; and the mirror (the teams' names swapped) over the fields a game names.
 """
 
 from __future__ import annotations
@@ -61,3 +62,19 @@ class BatchState:
 
     def equals(self, other) -> bool:
         return all(np.array_equal(self.__dict__[name], other.__dict__[name]) for name in self._FIELDS)
+
+    def is_over(self) -> np.ndarray:
+        """bool [B]: the game is over (terminated or truncated)."""
+        return self.terminated | self.truncated
+
+    def mirrored(self, team_fields: tuple, pair_fields: tuple):
+        """A copy with the teams' names swapped (team one <-> team two): in ``team_fields`` (team ids) 0 and
+        1 swap and other codes (-1 none, 2 a draw) stay; ``pair_fields`` (one column per team) swap
+        columns."""
+        m = self.copy()
+        for name in team_fields:
+            v = self.__dict__[name]
+            m.__dict__[name] = np.where((v == 0) | (v == 1), 1 - v, v).astype(v.dtype)
+        for name in pair_fields:
+            m.__dict__[name] = self.__dict__[name][:, ::-1].copy()
+        return m

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
-import numbers
 from dataclasses import dataclass
 
+from ..small_games.config import ConfigRecord, int_field
 from .state import DEFENCE_SYMBOLS, OFFENCE_SYMBOLS, SYMBOL_NAMES, SYMBOL_SHORT
 
 MAX_FACES = 12  # faces of a die; 12**6 rolls of a side keep the roll tables small and one draw exact
@@ -33,7 +32,7 @@ def _faces(field: str, value, allowed: tuple) -> tuple:
 
 
 @dataclass(frozen=True)
-class SportsDiceConfig:
+class SportsDiceConfig(ConfigRecord):
     """Settings of a Sports Dice game. Every field is validated; a bad value raises ValueError naming it.
 
     offence_faces: the faces of each offence die (ruling 1), 1-12 names from OFFENCE_SYMBOLS
@@ -54,10 +53,7 @@ class SportsDiceConfig:
         object.__setattr__(self, "offence_faces", _faces("offence_faces", self.offence_faces, OFFENCE_SYMBOLS))
         object.__setattr__(self, "defence_faces", _faces("defence_faces", self.defence_faces, DEFENCE_SYMBOLS))
         for name, low, high in (("target_score", 1, 99), ("max_rolls", 1, 1_000_000)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not (low <= value <= high):
-                raise ValueError(f"SportsDiceConfig.{name} must be an int from {low} to {high}, got {value!r}")
-            object.__setattr__(self, name, int(value))
+            object.__setattr__(self, name, int(int_field(self, name, low, high)))
 
     @property
     def offence_face_codes(self) -> tuple:
@@ -68,19 +64,3 @@ class SportsDiceConfig:
     def defence_face_codes(self) -> tuple:
         """The defence faces as symbol codes 0-3 of the defence (add 4 for ``state.SYMBOL_NAMES``)."""
         return tuple(DEFENCE_SYMBOLS.index(f) for f in self.defence_faces)
-
-    def replace(self, **changes) -> "SportsDiceConfig":
-        return dataclasses.replace(self, **changes)
-
-    def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_dict(cls, values: dict) -> "SportsDiceConfig":
-        if not isinstance(values, dict):
-            raise ValueError(f"SportsDiceConfig.from_dict needs a dict, got {type(values).__name__}")
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(values) - known, key=repr)
-        if unknown:
-            raise ValueError(f"unknown SportsDiceConfig field(s) {unknown}; allowed: {sorted(known)}")
-        return cls(**values)

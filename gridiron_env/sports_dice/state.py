@@ -120,9 +120,6 @@ class State(BatchState):
 
     _FIELDS = FIELDS
 
-    def is_over(self) -> np.ndarray:
-        return self.terminated | self.truncated
-
     @property
     def defence(self) -> np.ndarray:
         """The team without the ball (int8 [B])."""
@@ -133,9 +130,4 @@ def mirror_state(state: State) -> State:
     """The same games with the teams' names swapped (team one <-> team two): every observation and legal
     mask of team t in ``state`` equals that of team 1 - t in the mirror (the field is in the offence's
     frame, so nothing else moves)."""
-    m = state.copy()
-    for name in TEAM_FIELDS:
-        v = getattr(state, name)
-        setattr(m, name, np.where((v == 0) | (v == 1), 1 - v, v).astype(np.int8))
-    m.score = state.score[:, ::-1].copy()
-    return m
+    return state.mirrored(TEAM_FIELDS, ("score",))

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
-import numbers
 from dataclasses import dataclass
+
+from ..small_games.config import ConfigRecord, int_field
 
 
 @dataclass(frozen=True)
-class TableFootballConfig:
+class TableFootballConfig(ConfigRecord):
     """Settings of a Table Football game. Every field is validated; a bad value raises ValueError naming it.
 
     target_score: points that end the game (ruling 9), 1-99.
@@ -37,48 +37,27 @@ class TableFootballConfig:
     overtime_timeouts: int = 2
 
     def __post_init__(self):
-        def check_int(name, low, high):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not (low <= value <= high):
-                raise ValueError(f"TableFootballConfig.{name} must be an int from {low} to {high}, got {value!r}")
-
         def check_bool(name):
             value = getattr(self, name)
             if not isinstance(value, bool):
                 raise ValueError(f"TableFootballConfig.{name} must be True or False, got {value!r}")
 
-        check_int("target_score", 1, 99)
+        int_field(self, "target_score", 1, 99)
         if isinstance(self.downs, bool) or self.downs not in (3, 4):
             raise ValueError(f"TableFootballConfig.downs must be 4 or 3 (Canadian), got {self.downs!r}")
         check_bool("clock")
         check_bool("recovery_option")
         check_bool("clock_target")
-        check_int("max_plays", 1, 1_000_000)
-        check_int("quarter_boxes", 1, 240)
-        check_int("two_minute_boxes", 0, 239)
+        int_field(self, "max_plays", 1, 1_000_000)
+        int_field(self, "quarter_boxes", 1, 240)
+        int_field(self, "two_minute_boxes", 0, 239)
         if self.two_minute_boxes >= self.quarter_boxes:
             raise ValueError(f"TableFootballConfig.two_minute_boxes must be less than quarter_boxes "
                              f"({self.quarter_boxes}), got {self.two_minute_boxes!r}")
-        check_int("timeouts_per_half", 0, 9)
-        check_int("overtime_timeouts", 0, 9)
+        int_field(self, "timeouts_per_half", 0, 9)
+        int_field(self, "overtime_timeouts", 0, 9)
 
     @property
     def target_on(self) -> bool:
         """Whether reaching target_score ends the game (always in the basic game)."""
         return (not self.clock) or self.clock_target
-
-    def replace(self, **changes) -> "TableFootballConfig":
-        return dataclasses.replace(self, **changes)
-
-    def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_dict(cls, values: dict) -> "TableFootballConfig":
-        if not isinstance(values, dict):
-            raise ValueError(f"TableFootballConfig.from_dict needs a dict, got {type(values).__name__}")
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise ValueError(f"unknown TableFootballConfig field(s) {unknown}; allowed: {sorted(known)}")
-        return cls(**values)

@@ -87,20 +87,13 @@ class State(BatchState):
         """Yards to the line to gain (int [B])."""
         return self.line_to_gain.astype(np.int16) - self.position
 
-    def is_over(self) -> np.ndarray:
-        return self.terminated | self.truncated
+
+TEAM_FIELDS = ("offence", "snap_offence", "opener", "to_act", "winner")  # hold team ids
+TEAM_PAIR_FIELDS = ("score", "timeouts")  # one column per team
 
 
 def mirror_state(state: State) -> State:
     """The same games with the teams' names swapped (team one <-> team two): every observation and legal
     mask of team t in ``state`` equals that of team 1 - t in the mirror (the field is in the offence's
     frame, so nothing else moves)."""
-    m = state.copy()
-    for name in ("offence", "snap_offence", "opener"):
-        setattr(m, name, (1 - getattr(state, name)).astype(np.int8))
-    for name in ("to_act", "winner"):
-        v = getattr(state, name)
-        setattr(m, name, np.where((v == 0) | (v == 1), 1 - v, v).astype(np.int8))
-    m.score = state.score[:, ::-1].copy()
-    m.timeouts = state.timeouts[:, ::-1].copy()
-    return m
+    return state.mirrored(TEAM_FIELDS, TEAM_PAIR_FIELDS)
