@@ -18,7 +18,7 @@ How to read game g:
 
 - phase ``phase[g]`` (``PHASE_NAMES``), the team to decide ``to_act[g]`` (-1 once over).
 - series: ``offence`` has the ball's series (and slots 0-6); ``down`` 1 or 2; ``los`` the LOS row and
-  ``to_gain`` the line to gain, both in the offence's frame; ``ball_lane`` the snap lane (hash band).
+  ``to_gain`` the line to gain, both in the offence's frame; ``los_lane`` the snap lane (hash band).
 - in a play: ``poss`` the team with the ball (its holder's team, or the last holder's while loose),
   ``holder`` the slot holding it (-1 loose) and ``ball_lane``/``ball_row`` its square (absolute; the
   holder's square when held); ``loose_lateral`` a loose ball from a missed lateral (ruling 23);
@@ -87,6 +87,7 @@ FIELDS = {
     "down": (np.int8, (), 1, "play of the series, 1 or 2 (ruling 13)"),
     "los": (np.int8, (), 1, "line of scrimmage, the offence's row 1..field_rows"),
     "to_gain": (np.int8, (), 11, "line to gain, the offence's row (may lie past the goal line)"),
+    "los_lane": (np.int8, (), 6, "the ball's lane at the snap (in the hash band)"),
     "lane": (np.int8, (N_PIECES,), -1, "each slot's lane (absolute, 0-based); -1 off the board (between plays)"),
     "row": (np.int8, (N_PIECES,), -1, "each slot's row (absolute, 0 = team one's end line); -1 off the board"),
     "marked": (np.bool_, (N_PIECES,), False, "each slot carries a missed-tackle marker (ruling 12)"),
@@ -141,6 +142,7 @@ class State(BatchState):
     down: np.ndarray
     los: np.ndarray
     to_gain: np.ndarray
+    los_lane: np.ndarray
     lane: np.ndarray
     row: np.ndarray
     marked: np.ndarray

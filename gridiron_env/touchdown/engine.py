@@ -1,0 +1,1481 @@
+"""The Touchdown rules engine: pure numpy functions over a struct of arrays (numpy only).
+
+``init`` deals a batch of new games (the coin toss and the opening kick-off are played at once), ``step``
+applies one action per game. Dice are drawn inside ``step`` from each game's own counter-based stream
+(``gridiron_env.core.chance``), or from an injected chance source (``ScriptedChance`` in tests: a die
+face f is the outcome f - 1, a number-wheel number w the outcome w - 1). Rulings are numbered as in
+RULINGS-touchdown.md; RULES.md states every decision the rulings leave open.
+
+Branches are index subsets of the batch (``g``: int arrays of game indices); the legal mask of the
+``play`` phase is computed for the whole subset at once over the 7 slots x 8 directions of the side to act.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from ..core.chance import CounterChance, game_keys, seed_keys
+from ..core.engine import IllegalActionError
+from . import actions as A
+from .config import END_ZONE_ROWS, MAX_DISTANCE_OTHER, MAX_DISTANCE_QB, TouchdownConfig
+from .formations import DEFENCE, OFFENCE
+from .state import (
+    ALLOWANCE, DEFENCE_CALL, DRAW, EV, GAME_OVER, INTERCEPTION, KICK_CHOICE, KICK_OFF, N_PIECES, OFFENCE_CALL,
+    PLAY, PUNT, QB, SINGLE, SLOT_TYPE, STRENGTH, TRIPLE, State,
+)
+
+__all__ = ["IllegalActionError", "init", "step", "legal_action_mask", "recompute_legal", "TOUCHDOWN_POINTS",
+           "FIELD_GOAL_POINTS", "SAFETY_POINTS", "CONVERSION_POINTS", "KICK_OFF_ROW", "SAFETY_KICK_ROW",
+           "TOUCHBACK_ROW", "field_goal_distance", "completion_need"]
+
+TOUCHDOWN_POINTS, FIELD_GOAL_POINTS, SAFETY_POINTS, CONVERSION_POINTS = 6, 3, 2, 1
+KICK_OFF_ROW, SAFETY_KICK_ROW, TOUCHBACK_ROW = 11, 6, 6  # rulings 15, 17 (the kicker's / receiver's rows)
+KICK_OFF_BASE, PUNT_BASE_ROWS = 14, 11  # kick-off 14 + 1d6 rows, punt 11 + the dice (rulings 17, 18)
+GAIN_ROWS = 10  # rows to gain in two plays (ruling 13)
+MAX_BEHIND = 5  # no offensive piece more than 5 rows behind the LOS (ruling 7)
+PROTECTED_AHEAD = 2  # an eligible receiver this many rows in front of the LOS cannot be pushed (ruling 10)
+BIG = 1000
+
+# The 8 directions, wheel order (1 back-left ... 8 back), as (lane, row) steps in team one's frame (forward =
+# +row, right = +lane); team two's are the negatives (it faces the other way).
+DIRS = np.array([(-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1)], dtype=np.int16)
+DL, DR = DIRS[:, 0], DIRS[:, 1]
+DIAGONAL = np.array([True, False, True, False, True, False, True, False])
+_DIR_OF = np.full(9, -1, dtype=np.int16)  # (dl + 1) * 3 + (dr + 1) -> wheel index 0-7 (team one's frame)
+for _k, (_l, _r) in enumerate(DIRS):
+    _DIR_OF[(_l + 1) * 3 + (_r + 1)] = _k
+SLOT_TYPE_A = np.array(SLOT_TYPE, dtype=np.int16)
+STRENGTH_A = np.array([STRENGTH[t] for t in SLOT_TYPE], dtype=np.int16)  # by global slot
+LOCAL_STRENGTH = STRENGTH_A[:7]  # the same by local slot for both sides: S S S D D T T/Q
+LOCAL_ALLOW = np.array([ALLOWANCE[t] for t in SLOT_TYPE[:7]], dtype=np.int8)
+IS_TQ = np.array([t in (TRIPLE, QB) for t in SLOT_TYPE[:7]])  # by local slot (both sides)
+IS_SINGLE = np.array([t == SINGLE for t in SLOT_TYPE[:7]])
+ELIGIBLE = np.array([False] * 3 + [True] * 4)  # offence local slots that may receive a forward pass
+_BITS = (1 << np.arange(N_PIECES)).astype(np.int16)
+_STR_BY_CODE = np.array([0, 0, 0] + list(LOCAL_STRENGTH), dtype=np.int16)  # grid code -> opposing strength
+
+
+class _StepContext(threading.local):
+    """The config and chance source of the engine call in progress, one pair per thread."""
+
+    config: TouchdownConfig | None = None
+    chance = None
+
+
+_CTX = _StepContext()
+
+
+def _draw(s: State, g, high, count, what):
+    return _CTX.chance.draw(s, g, high, count, what)
+
+
+def _dice(s: State, g, count, what) -> np.ndarray:
+    """``count`` dice per game of ``g``: int64 [len(g), count], faces 1-6 (recorded in ``s.dice``)."""
+    d = _draw(s, g, 6, count, what) + 1
+    s.dice[g] = 0
+    s.dice[g, :count] = d
+    return d
+
+
+def _config(config):
+    if config is None:
+        return TouchdownConfig()
+    if not isinstance(config, TouchdownConfig):
+        raise ValueError(f"config must be a TouchdownConfig, got {type(config).__name__}")
+    return config
+
+
+def _e(g):
+    return np.asarray(g, dtype=np.int64)
+
+
+# --- frames and geometry ----------------------------------------------------------------------------------
+
+def _frame(team, row):
+    """Team ``team``'s own row number of absolute row ``row`` (int arrays)."""
+    H = _CTX.config.rows
+    return np.where(team == 0, row - 1, H - 2 - row)
+
+
+def _absolute(team, frame_row):
+    H = _CTX.config.rows
+    return np.where(team == 0, frame_row + 1, H - 2 - frame_row)
+
+
+def _sign(team):
+    return (1 - 2 * np.asarray(team, dtype=np.int16)).astype(np.int16)
+
+
+def _hash(lane):
+    lo, hi = _CTX.config.hash_lanes
+    return np.clip(lane, lo, hi)
+
+
+def _region(row):
+    """0 the field, 1 team one's end zone, 2 team two's (absolute rows)."""
+    H = _CTX.config.rows
+    row = np.asarray(row)
+    return np.where(row < END_ZONE_ROWS, 1, np.where(row >= H - END_ZONE_ROWS, 2, 0))
+
+
+def field_goal_distance(los, config: TouchdownConfig | None = None):
+    """Ruling 19: the rows from the LOS row (counted) to the goal line, plus 2 (``los`` in the kicker's
+    frame)."""
+    config = _config(config)
+    return config.field_rows + 1 - np.asarray(los) + 2
+
+
+def completion_need(distance, close, config: TouchdownConfig | None = None):
+    """Ruling 21: the 2d6 total a pass of ``distance`` (1-15) needs, ``close`` marked or not."""
+    config = _config(config)
+    table = _completion_table(config)
+    return table[np.asarray(distance), np.asarray(close).astype(np.int64)]
+
+
+_TABLES: dict = {}
+
+
+def _completion_table(config):
+    key = ("c", config.completion_table)
+    t = _TABLES.get(key)
+    if t is None:
+        t = np.full((MAX_DISTANCE_QB + 1, 2), 13, dtype=np.int64)
+        lo = 1
+        for upto, plain, close in config.completion_table:
+            t[lo:upto + 1, 0], t[lo:upto + 1, 1] = plain, close
+            lo = upto + 1
+        _TABLES[key] = t
+    return t
+
+
+def _field_goal_table(config):
+    key = ("f", config.field_goal_table, config.field_rows)
+    t = _TABLES.get(key)
+    if t is None:
+        t = np.full(config.field_rows + 4, 99, dtype=np.int64)  # 99: out of range
+        lo = 0
+        for upto, need in config.field_goal_table:
+            t[lo:upto + 1] = need
+            lo = upto + 1
+        _TABLES[key] = t
+    return t
+
+
+# --- init -------------------------------------------------------------------------------------------------
+
+def init(batch_size: int | None = None, seed: int = 0, config: TouchdownConfig | None = None,
+         seeds=None, chance=None) -> State:
+    """A batch of new games: game i draws from the stream of seed + i, or of ``seeds[i]`` when per-game
+    seeds are given (then game i equals ``init(1, seeds[i])``). The coin toss (ruling 16: draw 0, team one
+    kicks off) and the opening kick-off with its return are played at once."""
+    config = _config(config)
+    if seeds is not None:
+        keys = seed_keys(seeds)
+        if batch_size is not None and batch_size != keys.size:
+            raise ValueError(f"batch_size {batch_size} does not match {keys.size} seeds")
+        batch_size = keys.size
+    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+        raise ValueError(f"batch_size must be an int >= 1, got {batch_size!r}")
+    s = State.empty(int(batch_size))
+    s.rng_key[:] = game_keys(seed, int(batch_size)) if seeds is None else keys
+    g = np.arange(s.batch_size)
+    _CTX.config, _CTX.chance = config, chance or CounterChance()
+    try:
+        kicker = _draw(s, g, 2, 1, "coin toss")[:, 0].astype(np.int8)
+        s.opening_kicker[g] = kicker
+        _kick_off(s, g, kicker, KICK_OFF_ROW)
+        _refresh(s, g)
+    finally:
+        _CTX.chance = None
+    return s
+
+
+# --- scrimmages, quarters and the end ---------------------------------------------------------------------
+
+def _clear_board(s: State, g) -> None:
+    s.lane[g] = -1
+    s.row[g] = -1
+    s.marked[g] = False
+    s.holder[g] = -1
+    s.active[g] = -1
+    s.steps_left[g] = 0
+    s.parts[g] = 0
+    s.moved[g] = 0
+    s.turns[g] = 0
+    s.idle[g] = 0
+    s.pass_from[g] = -1
+    s.pass_to[g] = -1
+    s.pass_forward[g] = False
+    s.pass_close[g] = False
+    s.loose_lateral[g] = False
+    s.entered_by[g] = -1
+    s.kick_kind[g] = -1
+
+
+def _series(s: State, g, team, row, lane, down=1, to_gain=None) -> None:
+    """``team`` has play ``down`` of a series with the LOS at its row ``row`` (clamped into the field), the
+    ball's lane clamped into the hash band; the offence calls next."""
+    if g.size == 0:
+        return
+    F = _CTX.config.field_rows
+    row = np.clip(np.asarray(row, dtype=np.int64), 1, F)
+    team = np.asarray(team, dtype=np.int8)
+    _clear_board(s, g)
+    s.offence[g] = team
+    s.poss[g] = team
+    s.los[g] = row
+    s.down[g] = down
+    s.to_gain[g] = np.minimum(row + GAIN_ROWS, 127) if to_gain is None else to_gain
+    s.ball_lane[g] = _hash(np.asarray(lane))
+    s.los_lane[g] = s.ball_lane[g]
+    s.ball_row[g] = _absolute(team, row)
+    s.phase[g] = OFFENCE_CALL
+    s.offence_formation[g] = -1
+    s.defence_formation[g] = -1
+
+
+def _end_game(s: State, g) -> None:
+    if g.size == 0:
+        return
+    sc = s.score[g]
+    s.winner[g] = np.where(sc[:, 0] > sc[:, 1], 0, np.where(sc[:, 1] > sc[:, 0], 1, DRAW))
+    s.terminated[g] = True
+    s.phase[g] = GAME_OVER
+    _clear_board(s, g)
+
+
+def _finish(s: State, g, kind, team, row, lane=None, down=None, to_gain=None) -> None:
+    """A scrimmage is over (ruling 16). What comes next, unless a quarter or the game ends: ``kind`` 0 a
+    series for ``team`` at its row ``row`` (play ``down``, line ``to_gain``; default a first down), 1 a
+    kick-off by ``team`` from its row ``row``."""
+    if g.size == 0:
+        return
+    cfg = _CTX.config
+    n = g.size
+    kind = np.broadcast_to(np.asarray(kind, dtype=np.int64), (n,))
+    team = np.broadcast_to(np.asarray(team, dtype=np.int64), (n,)).copy()
+    row = np.broadcast_to(np.asarray(row, dtype=np.int64), (n,)).copy()
+    lane = np.broadcast_to(np.asarray(s.ball_lane[g] if lane is None else lane, dtype=np.int64), (n,)).copy()
+    down = np.broadcast_to(np.asarray(1 if down is None else down, dtype=np.int64), (n,)).copy()
+    gain = (np.minimum(np.clip(row, 1, cfg.field_rows) + GAIN_ROWS, 127) if to_gain is None
+            else np.broadcast_to(np.asarray(to_gain, dtype=np.int64), (n,)).copy())
+    s.scrimmage[g] += 1
+    s.scrimmages[g] += 1
+    over_time = s.quarter[g] > cfg.quarters
+    tied = s.score[g, 0] == s.score[g, 1]
+    quarter_end = s.scrimmage[g] >= cfg.scrimmages_per_quarter
+    last = s.quarter[g] >= cfg.quarters
+    # overtime: first score wins (checked where points are scored); its end is a draw
+    end = quarter_end & last & (over_time | ~tied | (not cfg.overtime))
+    _end_game(s, g[end])
+    start_ot = quarter_end & last & ~over_time & tied & cfg.overtime
+    if start_ot.any():
+        go = g[start_ot]
+        s.quarter[go] = cfg.quarters + 1
+        s.scrimmage[go] = 0
+        kicker = _draw(s, go, 2, 1, "overtime coin toss")[:, 0].astype(np.int8)
+        s.opening_kicker[go] = kicker
+        _kick_off(s, go, kicker, KICK_OFF_ROW)
+    new_q = quarter_end & ~last
+    if new_q.any():
+        gq = g[new_q]
+        s.quarter[gq] += 1
+        s.scrimmage[gq] = 0
+        kicker = (1 - s.opening_kicker[gq]).astype(np.int8)
+        s.opening_kicker[gq] = kicker
+        _kick_off(s, gq, kicker, KICK_OFF_ROW)
+    go_on = ~quarter_end
+    ser = go_on & (kind == 0)
+    _series(s, g[ser], team[ser], row[ser], lane[ser], down[ser], gain[ser])
+    kk = go_on & (kind == 1)
+    if kk.any():
+        _kick_off(s, g[kk], team[kk].astype(np.int8), row[kk])
+
+
+def _add_points(s: State, g, team, points) -> np.ndarray:
+    """Points to ``team``; in overtime the first score ends the game. Returns the mask of games that go on."""
+    team = np.asarray(team, dtype=np.int64)
+    s.score[g, team] += np.asarray(points, dtype=np.int16)
+    ot = s.quarter[g] > _CTX.config.quarters
+    _end_game(s, g[ot])
+    return ~ot
+
+
+def _touchdown(s: State, g, team) -> None:
+    """6 points and the conversion roll (ruling 14: no scrimmage); the scorer kicks off (ruling 16)."""
+    if g.size == 0:
+        return
+    team = np.asarray(team, dtype=np.int64)
+    s.event[g] = EV["touchdown"]
+    on = _add_points(s, g, team, TOUCHDOWN_POINTS)
+    g, team = g[on], team[on]
+    if g.size == 0:
+        return
+    d = _dice(s, g, 2, "conversion")
+    good = d.sum(axis=1) >= _CTX.config.conversion_need
+    s.score[g[good], team[good]] += CONVERSION_POINTS
+    s.event[g] = np.where(good, EV["conversion good"], EV["conversion missed"])
+    _finish(s, g, 1, team, KICK_OFF_ROW, _CTX.config.lanes // 2)
+
+
+def _safety(s: State, g, conceding) -> None:
+    """2 points to the other team; the conceding team kicks off from its 6th row (ruling 15)."""
+    if g.size == 0:
+        return
+    conceding = np.asarray(conceding, dtype=np.int64)
+    s.event[g] = EV["safety"]
+    on = _add_points(s, g, 1 - conceding, SAFETY_POINTS)
+    _finish(s, g[on], 1, conceding[on], SAFETY_KICK_ROW, _CTX.config.lanes // 2)
+
+
+# --- kicks (rulings 17-19) --------------------------------------------------------------------------------
+
+def _kick_off(s: State, g, kicker, from_row) -> None:
+    """The kick travels 14 + 1d6 rows from the kicker's row ``from_row``; in the receiver's end zone the
+    receiver chooses, past its end line a first down at its 6th row, otherwise the return is rolled."""
+    if g.size == 0:
+        return
+    cfg = _CTX.config
+    kicker = np.asarray(kicker, dtype=np.int64)
+    recv = 1 - kicker
+    _clear_board(s, g)
+    s.offence[g] = recv
+    s.poss[g] = recv
+    s.event[g] = EV["kick-off"]
+    d = _dice(s, g, 1, "kick-off")[:, 0]
+    land = cfg.field_rows + 1 - (np.asarray(from_row) + KICK_OFF_BASE + d)
+    lane = np.full(g.size, cfg.lanes // 2, dtype=np.int64)
+    beyond = land < 1 - END_ZONE_ROWS
+    _finish(s, g[beyond], 0, recv[beyond], TOUCHBACK_ROW, lane[beyond])
+    ez = ~beyond & (land <= 0)
+    _await_choice(s, g[ez], recv[ez], KICK_OFF, land[ez], lane[ez])
+    rt = ~beyond & ~ez
+    _return(s, g[rt], recv[rt], land[rt], lane[rt], KICK_OFF)
+
+
+def _await_choice(s: State, g, receiver, kind, row, lane) -> None:
+    if g.size == 0:
+        return
+    s.phase[g] = KICK_CHOICE
+    s.offence[g] = receiver
+    s.poss[g] = receiver
+    s.kick_kind[g] = kind
+    s.kick_row[g] = row
+    s.kick_lane[g] = lane
+
+
+def _return(s: State, g, recv, row, lane, kind) -> None:
+    """The return roll and its chain (rulings 17, 18); ``row`` in the receiver's frame."""
+    if g.size == 0:
+        return
+    F = _CTX.config.field_rows
+    recv = np.asarray(recv, dtype=np.int64).copy()
+    row = np.asarray(row, dtype=np.int64).copy()
+    lane = np.asarray(lane, dtype=np.int64).copy()
+    s.event[g] = EV["return"]
+    todo = np.arange(g.size)
+    first = True
+    fumble_at = np.zeros(g.size, dtype=bool)
+    two = np.zeros(g.size, dtype=bool)
+    while todo.size:
+        d = _dice(s, g[todo], 2, "return")
+        a, b = d[:, 0], d[:, 1]
+        total = a + b
+        fum = total == 4
+        fumble_at[todo[fum]] = True
+        two[todo[fum]] = (a[fum] == 2)
+        if first:
+            again = (a == 6) & (b == 6)
+            adv = np.where(again, 12, np.where(kind == PUNT, np.minimum(a, b), total))
+        else:
+            again = (a == b) & ~fum
+            adv = total
+        adv = np.where(fum, 0, adv)
+        row[todo] += adv
+        scored = row[todo] > F
+        todo = todo[again & ~fum & ~scored]
+        first = False
+    td = row > F
+    _touchdown(s, g[td], recv[td])
+    fb = fumble_at & ~td
+    if fb.any():
+        _return_fumble(s, g[fb], recv[fb], row[fb], lane[fb], two[fb])
+    rest = ~td & ~fumble_at
+    sf = rest & (row <= 0)  # a return that does not leave the end zone (ruling 18)
+    _safety(s, g[sf], recv[sf])
+    ok = rest & ~sf
+    _finish(s, g[ok], 0, recv[ok], row[ok], lane[ok])
+
+
+def _return_fumble(s: State, g, recv, row, lane, two) -> None:
+    """A 4 on a return (ruling 17): the ball flies by the wheel as the receiver sees it; out of play behind
+    its goal line a safety; else the receiver's two dice against the kicker's one."""
+    cfg = _CTX.config
+    s.event[g] = EV["fumble"]
+    w = _draw(s, g, 8, 1, "number wheel")[:, 0]
+    dist = np.where(two, 2, 1)
+    al, ar = _fly_path(recv, lane, _absolute(recv, row), w, dist)
+    fr = _frame(recv, ar)
+    off_side = (al < 0) | (al >= cfg.lanes)
+    behind = (fr < 1 - END_ZONE_ROWS) | (off_side & (fr <= 0))
+    _safety(s, g[behind], recv[behind])
+    c = ~behind
+    gc, rc, fc, lc = g[c], recv[c], fr[c], al[c]
+    if gc.size == 0:
+        return
+    rd = _draw(s, gc, 6, 2, "receiver's recovery dice") + 1
+    kd = _draw(s, gc, 6, 1, "kicker's recovery die")[:, 0] + 1
+    s.dice[gc, 0], s.dice[gc, 1], s.dice[gc, 2] = rd[:, 0], rd[:, 1], kd
+    kicker_gains = kd > rd.max(axis=1)
+    holder = np.where(kicker_gains, 1 - rc, rc)
+    hrow = np.where(kicker_gains, cfg.field_rows + 1 - fc, fc)  # the holder's frame
+    s.event[gc] = np.where(kicker_gains, EV["turnover"], EV["recovery"])
+    td = kicker_gains & (fc <= 0)
+    _touchdown(s, gc[td], holder[td])
+    sf = ~kicker_gains & (fc <= 0)
+    _safety(s, gc[sf], rc[sf])
+    ok = ~td & ~sf
+    _finish(s, gc[ok], 0, holder[ok], hrow[ok], lc[ok])
+
+
+def _fly_path(view_team, lane, row, wheel, dist):
+    """The ball's square after flying ``dist`` (1 or 2) squares from (``lane``, ``row``) (absolute) in
+    number-wheel direction ``wheel`` (0-7) as ``view_team`` sees it; it stops on the first square off the
+    board (ruling 24). Returns absolute (lane, row), possibly one square off the board."""
+    cfg = _CTX.config
+    sg = _sign(view_team).astype(np.int64)
+    dl, dr = DL[wheel] * sg, DR[wheel] * sg
+    l1, r1 = lane + dl, row + dr
+    off1 = (l1 < 0) | (l1 >= cfg.lanes) | (r1 < 0) | (r1 >= cfg.rows)
+    second = (dist >= 2) & ~off1
+    return np.where(second, l1 + dl, l1), np.where(second, r1 + dr, r1)
+
+
+def _punt(s: State, g, ndice) -> None:
+    """Ruling 18: the ball lands 11 + the dice rows in front of the LOS; past the receiver's end line its
+    first down at the 6th row, otherwise the receiver chooses."""
+    cfg = _CTX.config
+    kicker = s.offence[g].astype(np.int64)
+    recv = 1 - kicker
+    s.event[g] = EV["punt"]
+    s.dice[g] = 0
+    total = np.zeros(g.size, dtype=np.int64)
+    for k in (1, 2):
+        sub = np.flatnonzero(ndice >= k)
+        if sub.size:
+            d = _draw(s, g[sub], 6, 1, "punt die")[:, 0] + 1
+            s.dice[g[sub], k - 1] = d
+            total[sub] += d
+    land = cfg.field_rows + 1 - (s.los[g].astype(np.int64) + PUNT_BASE_ROWS + total)
+    lane = s.ball_lane[g].astype(np.int64)
+    _clear_board(s, g)
+    beyond = land < 1 - END_ZONE_ROWS
+    _finish(s, g[beyond], 0, recv[beyond], TOUCHBACK_ROW, lane[beyond])
+    _await_choice(s, g[~beyond], recv[~beyond], PUNT, land[~beyond], lane[~beyond])
+
+
+def _kick_choice(s: State, g, take) -> None:
+    recv = s.offence[g].astype(np.int64)
+    row = s.kick_row[g].astype(np.int64)
+    lane = s.kick_lane[g].astype(np.int64)
+    kind = s.kick_kind[g].astype(np.int64)
+    _finish(s, g[take], 0, recv[take], np.where(row[take] <= 0, TOUCHBACK_ROW, row[take]), lane[take])
+    r = ~take
+    for k in (KICK_OFF, PUNT):
+        m = r & (kind == k)
+        _return(s, g[m], recv[m], row[m], lane[m], k)
+
+
+def _field_goal(s: State, g) -> None:
+    """Ruling 19: good on the table's total -> 3 points and the kicker kicks off; missed -> the other
+    team's first down at the LOS or its 6th row, whichever is farther from its goal line."""
+    cfg = _CTX.config
+    kicker = s.offence[g].astype(np.int64)
+    los = s.los[g].astype(np.int64)
+    need = _field_goal_table(cfg)[field_goal_distance(los, cfg)]
+    d = _dice(s, g, 2, "field goal")
+    good = d.sum(axis=1) >= need
+    lane = s.ball_lane[g].astype(np.int64)
+    _clear_board(s, g)
+    s.event[g] = np.where(good, EV["field goal good"], EV["field goal missed"])
+    gg = g[good]
+    on = _add_points(s, gg, kicker[good], FIELD_GOAL_POINTS)
+    _finish(s, gg[on], 1, kicker[good][on], KICK_OFF_ROW, cfg.lanes // 2)
+    m = ~good
+    _finish(s, g[m], 0, 1 - kicker[m], np.maximum(cfg.field_rows + 1 - los[m], TOUCHBACK_ROW), lane[m])
+
+
+# --- the end of a play ------------------------------------------------------------------------------------
+
+def _ball_dead(s: State, g, team, row, lane) -> None:
+    """The ball is dead with ``team`` (its row ``row`` in the field, clamped): the downs decide (ruling 13)."""
+    if g.size == 0:
+        return
+    cfg = _CTX.config
+    team = np.asarray(team, dtype=np.int64)
+    row = np.clip(np.asarray(row, dtype=np.int64), 1, cfg.field_rows)
+    lane = np.asarray(lane, dtype=np.int64)
+    off = s.offence[g].astype(np.int64)
+    same = team == off
+    gained = same & (row >= s.to_gain[g])
+    second = same & ~gained & (s.down[g] == 1)
+    failed = same & ~gained & ~second
+    new_team = np.where(failed, 1 - team, team)
+    new_row = np.where(failed, cfg.field_rows + 1 - row, row)
+    down = np.where(second, 2, 1)
+    gain = np.where(second, s.to_gain[g], np.minimum(new_row + GAIN_ROWS, 127))
+    _finish(s, g, 0, new_team, new_row, lane, down, gain)
+
+
+def _dead_where_it_is(s: State, g) -> None:
+    """A play ends with the ball where it is (a tackle that stands, the round cap, two idle turns): in the
+    holder's own end zone a safety when his side put it there, else a touchback (ruling 15); a loose ball
+    goes to its last holder's team (ruling 9)."""
+    if g.size == 0:
+        return
+    team = s.poss[g].astype(np.int64)
+    fr = _frame(team, s.ball_row[g].astype(np.int64))
+    own_ez = fr <= 0
+    safety = own_ez & (s.entered_by[g] == team)
+    _safety(s, g[safety], team[safety])
+    tb = own_ez & ~safety
+    s.event[g[tb]] = EV["touchback"]
+    _finish(s, g[tb], 0, team[tb], TOUCHBACK_ROW, s.ball_lane[g[tb]])
+    rest = ~own_ez
+    _ball_dead(s, g[rest], team[rest], fr[rest], s.ball_lane[g[rest]])
+
+
+def _incomplete(s: State, g, receiver_row) -> None:
+    """An incomplete forward pass (ruling 23): on play 1 play 2 from the same LOS; on play 2 the other
+    team's first down at the LOS (a pass thrown into the opponent's end zone: at the LOS or the receiving
+    team's 6th row, whichever is farther from its goal line). ``receiver_row``: absolute."""
+    cfg = _CTX.config
+    s.event[g] = EV["incomplete"]
+    off = s.offence[g].astype(np.int64)
+    los = s.los[g].astype(np.int64)
+    lane = s.los_lane[g].astype(np.int64)
+    first = s.down[g] == 1
+    _finish(s, g[first], 0, off[first], los[first], lane[first], 2, s.to_gain[g[first]])
+    sec = ~first
+    into_ez = _frame(off, np.asarray(receiver_row, dtype=np.int64)) > cfg.field_rows
+    other = cfg.field_rows + 1 - los
+    row = np.where(into_ez, np.maximum(other, TOUCHBACK_ROW), other)
+    _finish(s, g[sec], 0, 1 - off[sec], row[sec], lane[sec])
+
+
+# --- the board of a play ----------------------------------------------------------------------------------
+
+_TEMPLATES: dict = {}
+
+
+def _template(cfg):
+    """The padded board (one square of wall round it), flat: 1 on the wall, 0 inside."""
+    key = (cfg.lanes, cfg.rows)
+    t = _TEMPLATES.get(key)
+    if t is None:
+        t = np.ones((cfg.rows + 2, cfg.lanes + 2), dtype=np.int8)
+        t[1:-1, 1:-1] = 0
+        t = _TEMPLATES[key] = t.reshape(-1)
+    return t
+
+
+class _Board:
+    """The squares of a play from one side's view (``team`` [n] the acting side, for games ``g``): slots,
+    squares, the padded grid of codes (0 empty, 1 wall, 2 own piece, 3 + k the opposing side's slot k;
+    an opposing piece shows over an own piece sharing its square) and the limits per slot."""
+
+    def __init__(self, s: State, g, team):
+        cfg = _CTX.config
+        n = g.size
+        self.g, self.n = g, n
+        self.team = np.asarray(team, dtype=np.int64)
+        self.sg = _sign(self.team)[:, None]  # lanes/rows of the side's frame: +1 team one, -1 team two
+        self.off = s.offence[g].astype(np.int64)
+        side = self.team != self.off
+        self.own_base = np.where(side, 7, 0)
+        self.opp_base = 7 - self.own_base
+        self.own = self.own_base[:, None] + np.arange(7)
+        self.opp = self.opp_base[:, None] + np.arange(7)
+        L, R = s.lane[g].astype(np.int16), s.row[g].astype(np.int16)
+        self.L, self.R = L, R
+        self.ol, self.orow = np.take_along_axis(L, self.own, 1), np.take_along_axis(R, self.own, 1)
+        self.pl, self.prow = np.take_along_axis(L, self.opp, 1), np.take_along_axis(R, self.opp, 1)
+        mk = s.marked[g]
+        self.own_marked = np.take_along_axis(mk, self.own, 1)
+        self.opp_marked = np.take_along_axis(mk, self.opp, 1)
+        self.gw = cfg.lanes + 2
+        self.G = (cfg.rows + 2) * self.gw
+        self.base = (np.arange(n) * self.G)[:, None]
+        code = np.broadcast_to(_template(cfg), (n, self.G)).copy()
+        cells = (R.astype(np.int64) + 1) * self.gw + L + 1
+        self.own_cells = np.take_along_axis(cells, self.own, 1)
+        self.opp_cells = np.take_along_axis(cells, self.opp, 1)
+        rows = np.arange(n)[:, None]
+        code[rows, self.own_cells] = 2
+        code[rows, self.opp_cells] = (3 + np.arange(7)).astype(np.int8)
+        self.code = code.reshape(-1)
+        holder = s.holder[g].astype(np.int64)
+        self.holder = holder
+        self.own_holder = np.where(holder >= 0, holder - self.own_base, -1)  # local slot, -1 if not own
+        self.own_holder = np.where((self.own_holder >= 0) & (self.own_holder < 7), self.own_holder, -1)
+        self.opp_holder = np.where(holder >= 0, holder - self.opp_base, -1)
+        self.opp_holder = np.where((self.opp_holder >= 0) & (self.opp_holder < 7), self.opp_holder, -1)
+        self.loose = holder < 0
+        self.ball_cell = (s.ball_row[g].astype(np.int64) + 1) * self.gw + s.ball_lane[g] + 1
+        # the scrimmage limits (ruling 7) as rows of the offence's frame, per slot of each side
+        los = s.los[g].astype(np.int64)[:, None]
+        lim = s.limits[g][:, None]
+        fwd = s.forward_thrown[g][:, None]
+        off_lo = np.where(lim, los - MAX_BEHIND, -BIG) + np.zeros((1, 7), dtype=np.int64)
+        off_hi = np.where(lim & ~fwd & (np.arange(7) < 3), los + 1, BIG)
+        def_lo = np.where(lim & (np.arange(7) >= 5), los + 1, -BIG) + np.zeros((1, 7), dtype=np.int64)
+        def_hi = np.full((n, 7), BIG)
+        sd = side[:, None]
+        self.own_lo, self.own_hi = np.where(sd, def_lo, off_lo), np.where(sd, def_hi, off_hi)
+        self.opp_lo, self.opp_hi = np.where(sd, off_lo, def_lo), np.where(sd, off_hi, def_hi)
+        self.los = los
+        # an eligible receiver 2+ rows in front of the LOS cannot be pushed while a forward pass is possible
+        fwd_possible = lim & ~fwd
+        opp_off_frame = _frame(self.off[:, None], self.prow.astype(np.int64))
+        self.opp_protected = (sd & fwd_possible & ELIGIBLE[None, :] & (opp_off_frame >= los + PROTECTED_AHEAD))
+        self.side = side
+
+    def at(self, cell):
+        return self.code.take(self.base + cell)
+
+    def off_frame(self, row):
+        """The offence's row numbers of absolute rows ``row`` [n, ...]."""
+        off = self.off.reshape((-1,) + (1,) * (np.ndim(row) - 1))
+        return np.where(off == 0, row - 1, _CTX.config.rows - 2 - row)
+
+
+def _near(al, ar, bl, br):
+    """King-move distance <= 1 (the same square included)."""
+    return (np.abs(al - bl) <= 1) & (np.abs(ar - br) <= 1)
+
+
+def _push_table(b: _Board) -> np.ndarray:
+    """bool [n, 7, 8]: the opposing slot k may be pushed one square in the acting side's direction d
+    (ruling 10): the square is on the board, empty, without the loose ball, inside the pushed piece's
+    limits, and for a Triple or QB not beside a Single of the pushing side; the piece is unmarked, not the
+    carrier, not a protected receiver."""
+    dl = b.sg[:, :, None] * DL
+    dr = b.sg[:, :, None] * DR
+    tl = b.pl[:, :, None] + dl
+    tr = b.prow[:, :, None] + dr
+    cell = (tr.astype(np.int64) + 1) * b.gw + tl + 1
+    v = b.code.take(b.base[:, :, None] + cell)
+    ok = v == 0
+    ok &= ~(b.loose[:, None, None] & (cell == b.ball_cell[:, None, None]))
+    ok &= ~(b.opp_marked | b.opp_protected | (np.arange(7) == b.opp_holder[:, None]))[:, :, None]
+    fr = b.off_frame(tr)
+    ok &= (fr >= b.opp_lo[:, :, None]) & (fr <= b.opp_hi[:, :, None])
+    beside = np.zeros(tr.shape, dtype=bool)
+    for j in range(3):  # the pushing side's Singles
+        beside |= _near(tl, tr, b.ol[:, j, None, None], b.orow[:, j, None, None])
+    ok &= ~(IS_TQ[None, :, None] & beside)
+    return ok
+
+
+def _eval_steps(b: _Board, slots, dirs, can_move, intercept=False):
+    """Each candidate step (local ``slots``, wheel ``dirs``: int [n, K]) of the acting side: a dict with
+    ``legal`` bool [n, K] and what the step does (``push`` the opposing slot pushed onto, -1 none;
+    ``tackle`` onto the carrier; ``adj`` bool [n, K, 2] the opposing slots 5 and 6 beside a stepping Single;
+    ``adj_tackle``; the squares). ``intercept``: the interception step of ruling 22 (to an empty square, no
+    push, no tackle)."""
+    n, K = slots.shape
+    sl = np.take_along_axis(b.ol, slots, 1)
+    sr = np.take_along_axis(b.orow, slots, 1)
+    dl = (b.sg * DL[dirs]).astype(np.int16)
+    dr = (b.sg * DR[dirs]).astype(np.int16)
+    tl, tr = sl + dl, sr + dr
+    src = (sr.astype(np.int64) + 1) * b.gw + sl + 1
+    cell = src + dr.astype(np.int64) * b.gw + dl
+    v = b.at(cell)
+    empty = v == 0
+    mstr = LOCAL_STRENGTH[slots]
+    # restriction 1: a diagonal step between two squares beside the same equal-or-stronger opposing piece
+    diag = DIAGONAL[dirs]
+    c1 = b.at(src + dl)
+    c2 = b.at(src + dr.astype(np.int64) * b.gw)
+    r1 = ~(diag & ((_STR_BY_CODE[c1] >= mstr) | (_STR_BY_CODE[c2] >= mstr)))
+    fr = b.off_frame(tr)
+    lim = (fr >= np.take_along_axis(b.own_lo, slots, 1)) & (fr <= np.take_along_axis(b.own_hi, slots, 1))
+    tq = IS_TQ[slots]
+    single = IS_SINGLE[slots]
+    # restriction 2: a Triple or QB never beside an opposing Single (marked ones included)
+    beside_single = np.zeros((n, K), dtype=bool)
+    for j in range(3):
+        beside_single |= _near(tl, tr, b.pl[:, j, None], b.prow[:, j, None])
+    r2 = ~(tq & beside_single)
+    mover_holder = slots == b.own_holder[:, None]
+    push_tab = b.push if hasattr(b, "push") else None
+    # a stepping Single pushes (or tackles) each opposing Triple / QB beside its new square (rulings 10, 11)
+    adj = np.zeros((n, K, 2), dtype=bool)
+    adj_dir = np.zeros((n, K, 2), dtype=np.int64)
+    adj_ok = np.ones((n, K), dtype=bool)
+    adj_tackle = np.zeros((n, K), dtype=bool)
+    for i, q in enumerate((5, 6)):
+        ddl = b.pl[:, q, None] - tl
+        ddr = b.prow[:, q, None] - tr
+        a = single & (np.abs(ddl) <= 1) & (np.abs(ddr) <= 1) & ((ddl != 0) | (ddr != 0))
+        key = (np.clip(b.sg * ddl, -1, 1) + 1) * 3 + (np.clip(b.sg * ddr, -1, 1) + 1)
+        dq = np.where(a, _DIR_OF[key], 0).astype(np.int64)
+        is_carrier = (b.opp_holder == q)[:, None]
+        if intercept:
+            ok = ~a
+        else:
+            pushable = push_tab[np.arange(n)[:, None], q, dq]
+            ok = ~a | (~mover_holder & (is_carrier | pushable))
+        adj[:, :, i] = a & ~is_carrier
+        adj_dir[:, :, i] = dq
+        adj_tackle |= a & is_carrier
+        adj_ok &= ok
+    k = np.where(v >= 3, v - 3, 0).astype(np.int64)
+    opp_here = v >= 3
+    if intercept:
+        legal = can_move & empty & r1 & r2 & lim & adj_ok
+        return {"legal": legal, "tl": tl, "tr": tr, "sl": sl, "sr": sr}
+    carrier = opp_here & (k == b.opp_holder[:, None])
+    tackle = carrier & ~(tq & IS_SINGLE[k]) & lim
+    push_ok = push_tab[np.arange(n)[:, None], k, dirs]
+    push = (opp_here & ~carrier & (mstr > LOCAL_STRENGTH[k]) & push_ok & ~mover_holder & r1 & lim
+            & ~(single & IS_TQ[k]) & adj_ok)
+    plain = empty & r1 & r2 & lim & adj_ok
+    legal = can_move & (plain | push | tackle)
+    return {"legal": legal, "push": np.where(push, k, -1), "tackle": tackle & can_move, "adj": adj,
+            "adj_dir": adj_dir, "adj_tackle": adj_tackle & (plain | push), "tl": tl, "tr": tr, "sl": sl, "sr": sr,
+            "cell": cell}
+
+
+def _can_move(s: State, b: _Board) -> np.ndarray:
+    """bool [n, 7]: the acting side's slot may take a step now (ruling 9): unmarked, and the moving piece
+    with squares left, or a piece not yet moved this turn while fewer than two parts are done."""
+    g = b.g
+    active_local = s.active[g].astype(np.int64) - b.own_base
+    is_active = (np.arange(7) == active_local[:, None]) & (s.steps_left[g] > 0)[:, None]
+    moved = ((s.moved[g].astype(np.int64)[:, None] >> b.own) & 1).astype(bool)
+    fresh = ~moved & (s.parts[g] < 2)[:, None]
+    return ~b.own_marked & (is_active | fresh)
+
+
+_ALL_SLOTS = np.repeat(np.arange(7), 8)[None, :]
+_ALL_DIRS = np.tile(np.arange(8), 7)[None, :]
+
+
+def _pass_targets(s: State, b: _Board) -> tuple[np.ndarray, dict]:
+    """bool [n, 7]: the holder (of the acting side) may pass to own slot j now (rulings 20, 9), and the
+    geometry (distance, forward)."""
+    g = b.g
+    n = b.n
+    h = np.maximum(b.own_holder, 0)
+    has = (b.own_holder >= 0) & (s.parts[g] < 2) & (s.poss[g] == b.team)
+    hl = np.take_along_axis(b.ol, h[:, None], 1)
+    hr = np.take_along_axis(b.orow, h[:, None], 1)
+    dl, dr = b.ol - hl, b.orow - hr
+    adl, adr = np.abs(dl), np.abs(dr)
+    dist = np.maximum(adl, adr)
+    aligned = (dl == 0) | (dr == 0) | (adl == adr)
+    is_qb = (h == 6) & ~b.side
+    maxd = np.where(is_qb, MAX_DISTANCE_QB, MAX_DISTANCE_OTHER)[:, None]
+    ok = has[:, None] & aligned & (dist >= 1) & (dist <= maxd) & ~b.own_marked
+    ul, ur = np.sign(dl), np.sign(dr)
+    # the line is clear: no piece strictly between (marked ones included)
+    rl = b.L[:, None, :] - hl[:, :, None]
+    rr = b.R[:, None, :] - hr[:, :, None]
+    t = np.maximum(np.abs(rl), np.abs(rr))
+    between = ((t > 0) & (t < dist[:, :, None]) & (rl == t * ul[:, :, None]) & (rr == t * ur[:, :, None]))
+    ok &= ~between.any(axis=2)
+    sgn = b.sg
+    forward = (dr * sgn) > 0
+    h_frame = np.take_along_axis(b.off_frame(b.orow), h[:, None], 1)
+    fwd_ok = (s.limits[g] & ~s.forward_thrown[g] & ~b.side)[:, None] & (h_frame < b.los) & ELIGIBLE[None, :]
+    ok &= ~forward | fwd_ok
+    return ok, {"dist": dist, "forward": forward, "h": h}
+
+
+def _play_mask(s: State, g) -> None:
+    """The legal mask of games ``g`` in the play phase (their side ``to_act``)."""
+    b = _Board(s, g, s.to_act[g])
+    b.push = _push_table(b)
+    can = _can_move(s, b)
+    can_k = np.repeat(can, 8, axis=1)
+    ev = _eval_steps(b, np.broadcast_to(_ALL_SLOTS, (b.n, 56)), np.broadcast_to(_ALL_DIRS, (b.n, 56)), can_k)
+    m = np.zeros((b.n, A.NUM_ACTIONS), dtype=bool)
+    m[:, :A.N_STEPS] = ev["legal"]
+    m[:, A.STOP] = s.active[g] >= 0
+    passes, _ = _pass_targets(s, b)
+    m[:, A.PASS_BASE:A.PASS_BASE + 7] = passes
+    hold = b.own_holder >= 0
+    hrow = np.take_along_axis(b.orow, np.maximum(b.own_holder, 0)[:, None], 1)[:, 0]
+    m[:, A.DECLARE_SAFETY] = hold & (_frame(b.team, hrow.astype(np.int64)) <= 0)
+    m[:, A.END_TURN] = ~m.any(axis=1)
+    s.legal[g] = m
+
+
+def _interception_candidates(s: State, g, passer_team, h, j) -> np.ndarray:
+    """bool [n, 56]: the defence's interception steps (ruling 22) against a pass from slot ``h`` to slot
+    ``j``: an unmarked defender close marking the receiver, nearer the passer (Euclidean), steps legally
+    to an empty square on the line strictly between them."""
+    b = _Board(s, g, 1 - np.asarray(passer_team, dtype=np.int64))
+    n = b.n
+    hl, hr = s.lane[g, h].astype(np.int64), s.row[g, h].astype(np.int64)
+    jl, jr = s.lane[g, j].astype(np.int64), s.row[g, j].astype(np.int64)
+    jtype = SLOT_TYPE_A[j]
+    close = _close_markers(b, jl, jr, jtype)  # [n, 7] own (defending) slots close marking the receiver
+    d_i = (b.ol - hl[:, None]) ** 2 + (b.orow - hr[:, None]) ** 2
+    d_j = ((jl - hl) ** 2 + (jr - hr) ** 2)[:, None]
+    cand = close & (d_i < d_j) & ~b.own_marked
+    can_k = np.repeat(cand, 8, axis=1)
+    ev = _eval_steps(b, np.broadcast_to(_ALL_SLOTS, (n, 56)), np.broadcast_to(_ALL_DIRS, (n, 56)), can_k,
+                     intercept=True)
+    dist = np.maximum(np.abs(jl - hl), np.abs(jr - hr))[:, None]
+    ul, ur = np.sign(jl - hl)[:, None], np.sign(jr - hr)[:, None]
+    rl, rr = ev["tl"] - hl[:, None], ev["tr"] - hr[:, None]
+    t = np.maximum(np.abs(rl), np.abs(rr))
+    on_line = (t > 0) & (t < dist) & (rl == t * ul) & (rr == t * ur)
+    return ev["legal"] & on_line
+
+
+def _close_markers(b: _Board, jl, jr, jtype) -> np.ndarray:
+    """bool [n, 7]: the acting side's unmarked slots beside the square (jl, jr) of a piece of type
+    ``jtype``, a Single never close marking a Triple or QB nor they a Single (ruling 20)."""
+    near = _near(b.ol, b.orow, jl[:, None], jr[:, None]) & ~((b.ol == jl[:, None]) & (b.orow == jr[:, None]))
+    j_tq = ((jtype == TRIPLE) | (jtype == QB))[:, None]
+    j_single = (jtype == SINGLE)[:, None]
+    excluded = (IS_SINGLE[None, :] & j_tq) | (IS_TQ[None, :] & j_single)
+    return near & ~excluded & ~b.own_marked
+
+
+# --- lining up and the snap (rulings 8, 9) ----------------------------------------------------------------
+
+_SEARCH = [(t, u) for t in range(8) for u in (0, -1, 1, -2, 2, -3, 3, -4, 4)]  # nearest first
+
+
+def line_up(s: State, g, offence_formation, defence_formation) -> None:
+    """Place both sides by their formations round the ball (ruling 8), in place: each slot at its offset,
+    or, when that square is off the board, taken or illegal, the nearest free legal square toward the LOS
+    (rows toward the LOS first, then lanes). Clears markers and the turn."""
+    cfg = _CTX.config
+    n = g.size
+    off = s.offence[g].astype(np.int64)
+    sg = _sign(off).astype(np.int64)
+    los = s.los[g].astype(np.int64)
+    bl = _hash(s.los_lane[g].astype(np.int64))
+    offsets = np.zeros((n, 14, 2), dtype=np.int64)
+    fo = np.asarray(offence_formation, dtype=np.int64)
+    fd = np.asarray(defence_formation, dtype=np.int64)
+    offsets[:, :7] = _OFF_OFFSETS[fo]
+    offsets[:, 7:] = _DEF_OFFSETS[fd]
+    L = np.full((n, 14), -100, dtype=np.int64)
+    R = np.full((n, 14), -100, dtype=np.int64)
+    t = np.array([c[0] for c in _SEARCH])
+    u = np.array([c[1] for c in _SEARCH])
+    for slot in range(14):
+        dx, dy = offsets[:, slot, 0], offsets[:, slot, 1]
+        ty = np.sign(dy)[:, None]
+        fy = (dy[:, None] - ty * np.minimum(t[None, :], np.abs(dy)[:, None]))  # rows toward the LOS
+        fy = np.where(t[None, :] > np.abs(dy)[:, None], BIG, fy)  # never past the LOS
+        lane = np.clip(bl + sg * dx, 0, cfg.lanes - 1)[:, None] + u[None, :]
+        frow = los[:, None] + fy
+        row = _absolute(off[:, None], frow)
+        ok = (lane >= 0) & (lane < cfg.lanes) & (row >= 0) & (row < cfg.rows) & (fy < BIG)
+        ok &= ~((L[:, None, :] == lane[:, :, None]) & (R[:, None, :] == row[:, :, None])).any(axis=2)
+        if slot < 7:
+            ok &= frow >= los[:, None] - MAX_BEHIND
+            if slot < 3:
+                ok &= frow <= los[:, None] + 1
+        else:
+            ok &= frow >= los[:, None] + 1  # the defence stays on its side (its Triples: ruling 7)
+            typ = SLOT_TYPE[slot]
+            foes = range(5, 7) if typ == SINGLE else range(0, 3) if typ in (TRIPLE, QB) else ()
+            for f in foes:  # restriction 2 against the placed offence
+                ok &= ~_near(lane, row, L[:, f, None], R[:, f, None])
+        pick = ok.argmax(axis=1)
+        rr = np.arange(n)
+        L[:, slot] = lane[rr, pick]
+        R[:, slot] = row[rr, pick]
+    s.lane[g] = L
+    s.row[g] = R
+    s.marked[g] = False
+    s.offence_formation[g] = fo
+    s.defence_formation[g] = fd
+
+
+_OFF_OFFSETS = np.array([f.offsets for f in OFFENCE], dtype=np.int64)  # [formation, 7, 2] (lane, row)
+_DEF_OFFSETS = np.array([f.offsets for f in DEFENCE], dtype=np.int64)
+
+
+def _start_play(s: State, g, fd) -> None:
+    """The defence's formation: line up, then the snap (ruling 9), the offence's first part."""
+    if g.size == 0:
+        return
+    line_up(s, g, s.offence_formation[g], fd)
+    off = s.offence[g].astype(np.int64)
+    s.phase[g] = PLAY
+    s.to_act[g] = off
+    s.poss[g] = off
+    s.limits[g] = True
+    s.forward_thrown[g] = False
+    s.loose_lateral[g] = False
+    s.active[g] = -1
+    s.steps_left[g] = 0
+    s.parts[g] = 1
+    s.moved[g] = 0
+    s.turns[g] = 0
+    s.idle[g] = 0
+    s.entered_by[g] = -1
+    s.holder[g] = 1  # the centre has the ball on the LOS ...
+    s.ball_lane[g] = s.lane[g, 1]
+    s.ball_row[g] = s.row[g, 1]
+    d = _dice(s, g, 2, "snap")
+    missed = d.sum(axis=1) == 2  # ... and laterals it to the QB: missed only on a 2 (1 in 36)
+    s.event[g] = np.where(missed, EV["missed snap"], EV["snap"])
+    ok = g[~missed]
+    s.holder[ok] = 6
+    _ball_to(s, ok, s.lane[ok, 6], s.row[ok, 6], s.offence[ok])
+    gm = g[missed]
+    if gm.size:
+        _missed_lateral_from(s, gm, np.full(gm.size, 6), s.offence[gm], (d[missed] == 2).any(axis=1))
+
+
+def _ball_to(s: State, g, lane, row, team) -> None:
+    """The ball moves to (lane, row) by ``team``'s action: ``entered_by`` follows (ruling 15)."""
+    if g.size == 0:
+        return
+    old = _region(s.ball_row[g].astype(np.int64))
+    new = _region(np.asarray(row, dtype=np.int64))
+    s.entered_by[g] = np.where(new == 0, -1, np.where(new != old, team, s.entered_by[g]))
+    s.ball_lane[g] = lane
+    s.ball_row[g] = row
+
+
+def _slot_team(s: State, g, slot):
+    off = s.offence[g].astype(np.int64)
+    return np.where(np.asarray(slot) >= 7, 1 - off, off)
+
+
+def _check_touchdown(s: State, g) -> np.ndarray:
+    """A holder in the opponent's end zone scores (ruling 14). Returns the mask of games that go on."""
+    if g.size == 0:
+        return np.zeros(0, dtype=bool)
+    h = s.holder[g].astype(np.int64)
+    team = _slot_team(s, g, np.maximum(h, 0))
+    fr = _frame(team, s.ball_row[g].astype(np.int64))
+    td = (h >= 0) & (fr > _CTX.config.field_rows)
+    _touchdown(s, g[td], team[td])
+    return ~td
+
+
+# --- fumbles and missed laterals (rulings 23, 24) ---------------------------------------------------------
+
+def _fumble_from(s: State, g, lane, row, view_team, two, lateral) -> None:
+    """The ball flies from (lane, row) by the number wheel as ``view_team`` sees it, 2 squares if ``two``
+    else 1; the team with the ball (``poss``) is the fumbling team. The scrimmage limits end."""
+    if g.size == 0:
+        return
+    w = _draw(s, g, 8, 1, "number wheel")[:, 0]
+    al, ar = _fly_path(np.asarray(view_team, dtype=np.int64), np.asarray(lane, dtype=np.int64),
+                       np.asarray(row, dtype=np.int64), w, np.where(two, 2, 1))
+    s.limits[g] = False
+    s.holder[g] = -1
+    s.loose_lateral[g] = lateral
+    _land(s, g, al, ar)
+
+
+def _missed_lateral_from(s: State, g, receiver, passer_team, two) -> None:
+    """A missed lateral: a fumble from the intended receiver, the wheel as the passing team sees it."""
+    s.event[g] = EV["missed lateral"]
+    r = np.asarray(receiver, dtype=np.int64)
+    _fumble_from(s, g, s.lane[g, r].astype(np.int64), s.row[g, r].astype(np.int64), passer_team, two, True)
+
+
+def _land(s: State, g, lane, row) -> None:
+    """Where a flying ball comes down (ruling 24); ``poss`` is the fumbling team."""
+    cfg = _CTX.config
+    F = cfg.field_rows
+    ft = s.poss[g].astype(np.int64)
+    fr = _frame(ft, row)
+    side_out = (lane < 0) | (lane >= cfg.lanes)
+    end_out = (row < 0) | (row >= cfg.rows)
+    own_out = (end_out & (fr <= 0)) | (side_out & ~end_out & (fr <= 0))
+    opp_out = (end_out & (fr > F)) | (side_out & ~end_out & (fr > F))
+    side_field = side_out & ~end_out & ~own_out & ~opp_out
+    s.event[g[own_out | opp_out | side_field]] = EV["out of bounds"]
+    _safety(s, g[own_out], ft[own_out])
+    _finish(s, g[opp_out], 0, 1 - ft[opp_out], TOUCHBACK_ROW, np.clip(lane[opp_out], 0, cfg.lanes - 1))
+    _ball_dead(s, g[side_field], ft[side_field], fr[side_field], np.clip(lane[side_field], 0, cfg.lanes - 1))
+    on = ~(own_out | opp_out | side_field)
+    g, lane, row, ft = g[on], lane[on], row[on], ft[on]
+    if g.size == 0:
+        return
+    _ball_to(s, g, lane, row, ft)
+    here = (s.lane[g] == lane[:, None]) & (s.row[g] == row[:, None])
+    count = here.sum(axis=1)
+    two = count >= 2
+    if two.any():  # two marked pieces: a die each, ties rolled again; the ball is dead (ruling 24)
+        gt = g[two]
+        winner_off = np.zeros(gt.size, dtype=bool)
+        todo = np.arange(gt.size)
+        while todo.size:
+            d = _draw(s, gt[todo], 6, 2, "recovery dice") + 1
+            s.dice[gt[todo], 0], s.dice[gt[todo], 1], s.dice[gt[todo], 2] = d[:, 0], d[:, 1], 0
+            winner_off[todo] = d[:, 0] > d[:, 1]  # die 0: the offence's (slots 0-6)
+            todo = todo[d[:, 0] == d[:, 1]]
+        off = s.offence[gt].astype(np.int64)
+        team = np.where(winner_off, off, 1 - off)
+        s.event[gt] = EV["dead ball"]
+        _finish(s, gt, 0, team, _frame(team, row[two]), lane[two])
+    one = count == 1
+    if one.any():
+        go = g[one]
+        p = here[one].argmax(axis=1)
+        _pick_up(s, go, p)
+
+
+def _pick_up(s: State, g, slot) -> None:
+    """Slot ``slot`` picks up the ball on its square (a marked piece loses its marker). A defensive piece
+    picking up a missed lateral ends the play at once (ruling 23); otherwise play goes on, a holder in the
+    opponent's end zone scoring."""
+    slot = np.asarray(slot, dtype=np.int64)
+    team = _slot_team(s, g, slot)
+    lateral = s.loose_lateral[g].copy()
+    changed = team != s.poss[g]
+    s.holder[g] = slot
+    s.marked[g, slot] = False
+    s.poss[g] = team
+    s.loose_lateral[g] = False
+    s.limits[g[changed]] = False
+    s.event[g[changed]] = EV["turnover"]
+    go = _check_touchdown(s, g)
+    turn = go & lateral & changed
+    gt = g[turn]
+    if gt.size:
+        tm = team[turn]
+        fr = _frame(tm, s.ball_row[gt].astype(np.int64))
+        own_ez = fr <= 0  # a missed lateral picked up in the picker's own end zone: a touchback
+        _finish(s, gt, 0, tm, np.where(own_ez, TOUCHBACK_ROW, fr), s.ball_lane[gt])
+
+
+# --- the play phase: steps, tackles, passes ---------------------------------------------------------------
+
+def _apply_steps(s: State, g, slot_local, wheel) -> None:
+    """One step of piece ``slot_local`` (the acting side's local slot) in direction ``wheel`` (0-7) in each
+    game of ``g`` (all legal): the move's bookkeeping, pushes, the loose ball, the carrier's ball, tackles."""
+    team = s.to_act[g].astype(np.int64)
+    b = _Board(s, g, team)
+    b.push = _push_table(b)
+    n = g.size
+    sl_ = np.asarray(slot_local, dtype=np.int64)[:, None]
+    dr_ = np.asarray(wheel, dtype=np.int64)[:, None]
+    ev = _eval_steps(b, sl_, dr_, np.ones((n, 1), dtype=bool))
+    slot = b.own_base + sl_[:, 0]
+    rows = np.arange(n)
+    # the move's bookkeeping (ruling 9): a new piece is a new part of the accomplished move
+    new = s.active[g] != slot
+    gn = g[new]
+    s.parts[gn] += 1
+    s.moved[gn] |= _BITS[slot[new]]
+    s.active[gn] = slot[new]
+    s.steps_left[gn] = LOCAL_ALLOW[sl_[new, 0]]
+    s.steps_left[g] -= 1
+    tl, tr = ev["tl"][:, 0].astype(np.int64), ev["tr"][:, 0].astype(np.int64)
+    fl, fr = ev["sl"][:, 0].astype(np.int64), ev["sr"][:, 0].astype(np.int64)
+    push = ev["push"][:, 0]
+    tackle = ev["tackle"][:, 0]
+    pu = push >= 0
+    if pu.any():  # the pushed piece moves one square on in the step's direction; the push ends the move
+        gp = g[pu]
+        k = b.opp_base[pu] + push[pu]
+        w = dr_[pu, 0]
+        sgp = b.sg[pu, 0].astype(np.int64)
+        s.lane[gp, k] = tl[pu] + sgp * DL[w]
+        s.row[gp, k] = tr[pu] + sgp * DR[w]
+        s.steps_left[gp] = 0
+    for i, q in enumerate((5, 6)):  # a stepping Single pushes the Triples / QB beside it
+        a = ev["adj"][:, 0, i]
+        if a.any():
+            ga = g[a]
+            k = b.opp_base[a] + q
+            w = ev["adj_dir"][a, 0, i]
+            sga = b.sg[a, 0].astype(np.int64)
+            s.lane[ga, k] = s.lane[ga, k] + sga * DL[w]
+            s.row[ga, k] = s.row[ga, k] + sga * DR[w]
+    s.lane[g, slot] = tl
+    s.row[g, slot] = tr
+    carrier_moves = slot == s.holder[g]
+    gc = g[carrier_moves]
+    _ball_to(s, gc, tl[carrier_moves], tr[carrier_moves], team[carrier_moves])
+    s.steps_left[g[tackle | ev["adj_tackle"][:, 0]]] = 0
+    # the loose ball: the first piece onto its square picks it up (ruling 24)
+    pick = (s.holder[g] < 0) & (s.ball_lane[g] == tl) & (s.ball_row[g] == tr) & ~tackle
+    go = np.ones(n, dtype=bool)
+    if pick.any():
+        gp = g[pick]
+        _pick_up(s, gp, slot[pick])
+        go[pick] = s.phase[gp] == PLAY
+    go[carrier_moves] &= _check_touchdown(s, gc)
+    tk = (tackle | ev["adj_tackle"][:, 0]) & go
+    if tk.any():
+        gt = g[tk]
+        carrier = s.holder[gt].astype(np.int64)
+        _tackle(s, gt, slot[tk], carrier, fl[tk], fr[tk])
+        go[tk] = (s.phase[gt] == PLAY) & (s.to_act[gt] == team[tk])
+    gg = g[go]
+    done = s.steps_left[gg] <= 0
+    s.active[gg[done]] = -1
+    s.steps_left[gg[done]] = 0
+    _maybe_end_turn(s, gg)
+
+
+def _maybe_end_turn(s: State, g) -> None:
+    """The accomplished move is done (two parts, no piece still moving): the other side's turn."""
+    if g.size == 0:
+        return
+    done = (s.phase[g] == PLAY) & (s.parts[g] >= 2) & (s.active[g] < 0)
+    _end_turn(s, g[done])
+
+
+def _end_turn(s: State, g) -> None:
+    """Turns alternate (ruling 9); the play ends after the round cap or two consecutive idle turns."""
+    if g.size == 0:
+        return
+    idle = s.parts[g] == 0
+    s.idle[g] = np.where(idle, s.idle[g] + 1, 0)
+    s.turns[g] += 1
+    s.to_act[g] = 1 - s.to_act[g]
+    s.parts[g] = 0
+    s.moved[g] = 0
+    s.active[g] = -1
+    s.steps_left[g] = 0
+    over = (s.idle[g] >= 2) | (s.turns[g] >= 2 * _CTX.config.max_rounds)
+    go = g[over]
+    s.event[go] = EV["dead ball"]
+    _dead_where_it_is(s, go)
+
+
+def _tackle(s: State, g, tackler, carrier, from_lane, from_row) -> None:
+    """The defence rolls 2d6 (ruling 11): 4 a fumble, 7 a miss (the tackler back where it stepped from,
+    marked), any other total the tackle stands."""
+    d = _dice(s, g, 2, "tackle")
+    total = d.sum(axis=1)
+    fum = total == 4
+    miss = total == 7
+    gm = g[miss]
+    s.lane[gm, tackler[miss]] = from_lane[miss]
+    s.row[gm, tackler[miss]] = from_row[miss]
+    s.marked[gm, tackler[miss]] = True
+    s.event[gm] = EV["missed tackle"]
+    gs = g[~fum & ~miss]
+    s.event[gs] = EV["tackle"]
+    _dead_where_it_is(s, gs)
+    gf = g[fum]
+    if gf.size:
+        s.event[gf] = EV["fumble"]
+        s.marked[gf, tackler[fum]] = True
+        s.marked[gf, carrier[fum]] = True
+        c = carrier[fum]
+        _fumble_from(s, gf, s.lane[gf, c].astype(np.int64), s.row[gf, c].astype(np.int64), s.poss[gf],
+                     (d[fum, 0] == 2) & (d[fum, 1] == 2), False)
+
+
+def _pass(s: State, g, target_local) -> None:
+    """The holder places the ball on teammate ``target_local`` (ruling 20): a part of the move; the
+    defence may then try an interception (ruling 22), else the completion roll."""
+    team = s.to_act[g].astype(np.int64)
+    b = _Board(s, g, team)
+    _, geo = _pass_targets(s, b)
+    rows = np.arange(g.size)
+    j_local = np.asarray(target_local, dtype=np.int64)
+    j = b.own_base + j_local
+    h = s.holder[g].astype(np.int64)
+    forward = geo["forward"][rows, j_local]
+    s.parts[g] += 1
+    s.active[g] = -1
+    s.steps_left[g] = 0
+    s.forward_thrown[g] |= forward
+    s.pass_from[g] = h
+    s.pass_to[g] = j
+    s.pass_forward[g] = forward
+    jl, jr = s.lane[g, j].astype(np.int64), s.row[g, j].astype(np.int64)
+    ob = _Board(s, g, 1 - team)
+    s.pass_close[g] = _close_markers(ob, jl, jr, SLOT_TYPE_A[j]).any(axis=1)
+    cand = _interception_candidates(s, g, team, h, j)
+    can = cand.any(axis=1)
+    gi = g[can]
+    s.phase[gi] = INTERCEPTION
+    s.to_act[gi] = 1 - team[can]
+    _completion(s, g[~can])
+
+
+def _completion(s: State, g) -> None:
+    """The offence's completion roll (ruling 21): complete, the receiver holds the ball and play goes on;
+    an incomplete forward pass ends the play (ruling 23); a missed lateral is a fumble from the receiver."""
+    if g.size == 0:
+        return
+    cfg = _CTX.config
+    h = s.pass_from[g].astype(np.int64)
+    j = s.pass_to[g].astype(np.int64)
+    team = _slot_team(s, g, h)
+    s.phase[g] = PLAY
+    s.to_act[g] = team
+    dist = np.maximum(np.abs(s.lane[g, j].astype(np.int64) - s.lane[g, h]),
+                      np.abs(s.row[g, j].astype(np.int64) - s.row[g, h]))
+    need = completion_need(np.minimum(dist, MAX_DISTANCE_QB), s.pass_close[g], cfg)
+    d = _dice(s, g, 2, "completion")
+    ok = d.sum(axis=1) >= need
+    forward = s.pass_forward[g]
+    s.pass_from[g] = -1
+    s.pass_to[g] = -1
+    gc = g[ok]
+    s.event[gc] = EV["complete"]
+    s.holder[gc] = j[ok]
+    _ball_to(s, gc, s.lane[gc, j[ok]], s.row[gc, j[ok]], team[ok])
+    go = _check_touchdown(s, gc)
+    _maybe_end_turn(s, gc[go])
+    inc = ~ok & forward
+    gi = g[inc]
+    _incomplete(s, gi, s.row[gi, j[inc]])
+    ml = ~ok & ~forward
+    gm = g[ml]
+    if gm.size:
+        _missed_lateral_from(s, gm, j[ml], team[ml], (d[ml] == 2).any(axis=1))
+        _after_loose(s, gm)
+
+
+def _after_loose(s: State, g) -> None:
+    """After a ball came loose or changed hands in the acting side's turn: still in play, the move goes on
+    (a side that gains the ball finishes its turn as the side with the ball, ruling 24)."""
+    if g.size == 0:
+        return
+    gp = g[s.phase[g] == PLAY]
+    _maybe_end_turn(s, gp)
+
+
+def _intercept(s: State, g, slot_local, wheel) -> None:
+    """The interception step and roll (ruling 22): 7 a miss (marked; the completion roll follows), 4 the
+    ball knocked away, any other total an interception (possession changes at once)."""
+    team = s.to_act[g].astype(np.int64)  # the defence
+    b = _Board(s, g, team)
+    n = g.size
+    sl_ = np.asarray(slot_local, dtype=np.int64)
+    w = np.asarray(wheel, dtype=np.int64)
+    slot = b.own_base + sl_
+    sg = b.sg[:, 0].astype(np.int64)
+    s.lane[g, slot] = s.lane[g, slot] + sg * DL[w]
+    s.row[g, slot] = s.row[g, slot] + sg * DR[w]
+    d = _dice(s, g, 2, "interception")
+    total = d.sum(axis=1)
+    miss = total == 7
+    knock = total == 4
+    got = ~miss & ~knock
+    gm = g[miss]
+    s.marked[gm, slot[miss]] = True
+    s.event[gm] = EV["missed interception"]
+    _completion(s, gm)
+    forward = s.pass_forward[g]
+    gk = g[knock & forward]
+    s.event[gk] = EV["knocked away"]
+    _incomplete(s, gk, s.row[gk, s.pass_to[gk].astype(np.int64)])
+    kl = knock & ~forward
+    gl = g[kl]
+    if gl.size:
+        s.phase[gl] = PLAY
+        s.to_act[gl] = 1 - team[kl]
+        s.event[gl] = EV["knocked away"]
+        s.pass_from[gl] = -1
+        s.pass_to[gl] = -1
+        sk = slot[kl]
+        _fumble_from(s, gl, s.lane[gl, sk].astype(np.int64), s.row[gl, sk].astype(np.int64), team[kl],
+                     (d[kl, 0] == 2) & (d[kl, 1] == 2), True)
+        _after_loose(s, gl)
+    gi = g[got]
+    if gi.size:
+        passer_team = 1 - team[got]
+        s.event[gi] = EV["interception"]
+        s.phase[gi] = PLAY
+        s.holder[gi] = slot[got]
+        s.poss[gi] = team[got]
+        s.limits[gi] = False
+        s.pass_from[gi] = -1
+        s.pass_to[gi] = -1
+        _ball_to(s, gi, s.lane[gi, slot[got]], s.row[gi, slot[got]], passer_team)
+        # the new offence takes its move straight away
+        s.to_act[gi] = team[got]
+        s.parts[gi] = 0
+        s.moved[gi] = 0
+        s.active[gi] = -1
+        s.steps_left[gi] = 0
+        s.idle[gi] = 0
+        s.turns[gi] += 1
+        _check_touchdown(s, gi)
+
+
+# --- legal masks ------------------------------------------------------------------------------------------
+
+def _phase_rows(cfg) -> dict:
+    key = ("rows", cfg)
+    t = _TABLES.get(key)
+    if t is None:
+        call = np.zeros(A.NUM_ACTIONS, dtype=bool)
+        call[A.OFFENCE_BASE:A.OFFENCE_BASE + A.N_OFFENCE] = True
+        call[A.PUNT_BASE:A.PUNT_BASE + 3] = True
+        dcall = np.zeros(A.NUM_ACTIONS, dtype=bool)
+        dcall[A.DEFENCE_BASE:A.DEFENCE_BASE + A.N_DEFENCE] = True
+        kick = np.zeros(A.NUM_ACTIONS, dtype=bool)
+        kick[[A.TAKE_FIRST_DOWN, A.RETURN]] = True
+        fg_in_range = field_goal_distance(np.arange(cfg.field_rows + 1), cfg) <= cfg.max_field_goal
+        t = _TABLES[key] = {"call": call, "dcall": dcall, "kick": kick, "fg": fg_in_range}
+    return t
+
+
+def _refresh(s: State, g) -> None:
+    """Recompute to_act (outside plays) and the cached legal mask of games ``g``."""
+    if g.size == 0:
+        return
+    cfg = _CTX.config
+    T = _phase_rows(cfg)
+    ph = s.phase[g]
+    s.legal[g] = False
+    c = g[ph == OFFENCE_CALL]
+    s.to_act[c] = s.offence[c]
+    s.legal[c] = T["call"]
+    s.legal[c, A.FIELD_GOAL] = T["fg"][s.los[c]]
+    d = g[ph == DEFENCE_CALL]
+    s.to_act[d] = 1 - s.offence[d]
+    s.legal[d] = T["dcall"]
+    k = g[ph == KICK_CHOICE]
+    s.to_act[k] = s.offence[k]
+    s.legal[k] = T["kick"]
+    o = g[ph == GAME_OVER]
+    s.to_act[o] = -1
+    p = g[ph == PLAY]
+    if p.size:
+        _play_mask(s, p)
+    i = g[ph == INTERCEPTION]
+    if i.size:
+        h, j = s.pass_from[i].astype(np.int64), s.pass_to[i].astype(np.int64)
+        s.legal[i, :A.N_STEPS] = _interception_candidates(s, i, 1 - s.to_act[i].astype(np.int64), h, j)
+        s.legal[i, A.DECLINE_INTERCEPTION] = True
+
+
+def recompute_legal(state: State, config: TouchdownConfig | None = None) -> None:
+    """In place: to_act (outside plays) and the legal mask of every game, from the rest of the state."""
+    _CTX.config = _config(config)
+    _refresh(state, np.arange(state.batch_size))
+
+
+def legal_action_mask(state: State) -> np.ndarray:
+    """bool [batch, NUM_ACTIONS]: the legal actions of the team to act (all False once a game is over)."""
+    return state.legal.copy()
+
+
+# --- step -------------------------------------------------------------------------------------------------
+
+_ROWS: dict = {}
+
+
+def _rows(n: int) -> np.ndarray:
+    p = _ROWS.get(n)
+    if p is None:
+        p = _ROWS[n] = np.arange(n, dtype=np.int64) * A.NUM_ACTIONS
+    return p
+
+
+def step(state: State, actions, config: TouchdownConfig | None = None, chance=None,
+         reuse_input: bool = False) -> State:
+    """Apply one action per game and return the new state (the input is not changed, unless
+    ``reuse_input``: then the caller gives the state up and it is updated in place).
+
+    ``actions``: int array [batch] (a scalar for a batch of one). Finished games ignore their action.
+    Raises IllegalActionError, changing nothing in any game, if any live game's action is illegal.
+    """
+    config = _config(config)
+    if not isinstance(state, State):
+        raise ValueError(f"state must be a touchdown State, got {type(state).__name__}")
+    actions = np.asarray(actions)
+    if actions.ndim == 0:
+        actions = np.full(state.batch_size, actions)
+    if actions.shape != (state.batch_size,) or actions.dtype.kind not in "iu":
+        raise ValueError(f"actions must be ints of shape ({state.batch_size},), got {actions.dtype} {actions.shape}")
+    over = state.terminated | state.truncated
+    a = actions.astype(np.int64)
+    in_space = a.view(np.uint64) < A.NUM_ACTIONS  # negative ids wrap to huge values
+    ok = state.legal.reshape(-1).take(_rows(state.batch_size) + np.where(in_space, a, 0))
+    ok &= in_space
+    ok |= over
+    if not ok.all():
+        bad = int(np.flatnonzero(~ok)[0])
+        _raise_illegal(state, bad, int(a[bad]))
+    s = state if reuse_input else state.copy()
+    _CTX.config, _CTX.chance = config, chance or CounterChance()
+    try:
+        live = np.flatnonzero(~over)
+        _apply(s, live, a[live])
+        s.steps[live] += 1
+        capped = live[(s.steps[live] >= config.max_actions) & ~s.terminated[live]]
+        if capped.size:  # the cap on actions (ruling 25): truncated, no result
+            s.truncated[capped] = True
+            s.phase[capped] = GAME_OVER
+            _clear_board(s, capped)
+        _refresh(s, live)
+    finally:
+        _CTX.chance = None
+    return s
+
+
+def _apply(s: State, live, a) -> None:
+    ph = s.phase[live].copy()
+    play = ph == PLAY
+    st = play & (a < A.N_STEPS)
+    if st.any():
+        _apply_steps(s, live[st], a[st] // 8, a[st] % 8)
+    stop = play & (a == A.STOP)
+    if stop.any():
+        gs = live[stop]
+        s.active[gs] = -1
+        s.steps_left[gs] = 0
+        _maybe_end_turn(s, gs)
+    et = play & (a == A.END_TURN)
+    _end_turn(s, live[et])
+    pa = play & (a >= A.PASS_BASE) & (a < A.PASS_BASE + 7)
+    if pa.any():
+        _pass(s, live[pa], a[pa] - A.PASS_BASE)
+    ds = play & (a == A.DECLARE_SAFETY)
+    if ds.any():
+        gd = live[ds]
+        _safety(s, gd, s.poss[gd].astype(np.int64))
+    ic = ph == INTERCEPTION
+    ist = ic & (a < A.N_STEPS)
+    if ist.any():
+        _intercept(s, live[ist], a[ist] // 8, a[ist] % 8)
+    dec = ic & (a == A.DECLINE_INTERCEPTION)
+    if dec.any():
+        _completion(s, live[dec])
+    oc = ph == OFFENCE_CALL
+    form = oc & (a >= A.OFFENCE_BASE) & (a < A.OFFENCE_BASE + A.N_OFFENCE)
+    gf = live[form]
+    s.offence_formation[gf] = a[form] - A.OFFENCE_BASE
+    s.phase[gf] = DEFENCE_CALL
+    pu = oc & (a >= A.PUNT_BASE) & (a < A.PUNT_BASE + 3)
+    if pu.any():
+        _punt(s, live[pu], a[pu] - A.PUNT_BASE)
+    fg = oc & (a == A.FIELD_GOAL)
+    if fg.any():
+        _field_goal(s, live[fg])
+    dc = ph == DEFENCE_CALL
+    if dc.any():
+        _start_play(s, live[dc], a[dc] - A.DEFENCE_BASE)
+    kc = ph == KICK_CHOICE
+    if kc.any():
+        _kick_choice(s, live[kc], a[kc] == A.TAKE_FIRST_DOWN)
+
+
+def _raise_illegal(state: State, game: int, action: int):
+    names = [A.ACTION_NAMES[i] for i in np.flatnonzero(state.legal[game])]
+    label = A.ACTION_NAMES[action] if 0 <= action < A.NUM_ACTIONS else "(not an action id)"
+    raise IllegalActionError(
+        f"illegal action {label!r} (id {action}) in game {game}; legal actions: {names}",
+        game=game, action=action, legal_actions=names)
