@@ -162,15 +162,10 @@ def algorithm_config(cfg: RllibConfig):
     """RLlib's PPOConfig of the run: the drive env, two masked policies mapped by role, the batch shape."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
     from train.rllib_env import ENV_NAME, policy_for
 
-    # no hidden layers in the policy head: the actor is then one MLP (encoder + logits layer), the bot's net
-    model = {"fcnet_hiddens": list(cfg.net_arch), "fcnet_activation": cfg.activation, "vf_share_layers": False,
-             "head_fcnet_hiddens": []}
-    specs = {side: RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model) for side in SIDES}
+    specs = {side: module_spec(cfg) for side in SIDES}
     env_config = {"game": dict(cfg.game), "field_position_weight": cfg.field_position_weight}
     return (
         PPOConfig()
@@ -186,6 +181,32 @@ def algorithm_config(cfg: RllibConfig):
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
         .debugging(seed=cfg.seed, log_level="ERROR")
     )
+
+
+def module_spec(cfg: RllibConfig, spaces: bool = False):
+    """One policy's RLModuleSpec: RLlib's masked PPO module over the features, the net of ``cfg``. No hidden
+    layers in the policy head, so that the actor is one MLP (encoder, then the logits layer): the bot's
+    net. ``spaces``: with the env's spaces filled in (to build a module outside an algorithm)."""
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    from gridiron_env.envs.common import action_space
+    from train.rllib_env import rllib_observation_space
+
+    model = {"fcnet_hiddens": list(cfg.net_arch), "fcnet_activation": cfg.activation, "vf_share_layers": False,
+             "head_fcnet_hiddens": []}
+    if not spaces:
+        return RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model)
+    return RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model,
+                        observation_space=rllib_observation_space(), action_space=action_space())
+
+
+def fresh_weights(cfg: RllibConfig) -> dict[str, dict[str, np.ndarray]]:
+    """Freshly initialised weights of both policies (what a checkpoint of ``cfg``'s nets must hold), built
+    without a Ray runtime."""
+    module = module_spec(cfg, spaces=True).build()
+    state = {key: value.detach().cpu().numpy() for key, value in module.state_dict().items()}
+    return numpy_weights({side: state for side in SIDES})
 
 
 def start_ray(cfg: RllibConfig) -> None:
@@ -369,12 +390,16 @@ def train(cfg: RllibConfig, log=print) -> dict:
     torch.set_num_threads(cfg.threads)
     out = Path(cfg.out)
     started = time.perf_counter()
+    checkpoint = out / CHECKPOINT_NAME
+    resumed = None  # checked before Ray starts: a refused checkpoint costs no cluster time
+    if checkpoint.exists() or checkpoint.is_symlink():
+        resumed = load_checkpoint(checkpoint, fresh_weights(cfg), cfg)
     start_ray(cfg)
     try:
         summary = {"out": str(out), "ray": _ray_resources()}
         algo = algorithm_config(cfg).build_algo()
         try:
-            summary.update(_learn(algo, cfg, out, started, log))
+            summary.update(_learn(algo, cfg, out, started, resumed, log))
         finally:
             algo.stop()
     finally:
@@ -384,13 +409,13 @@ def train(cfg: RllibConfig, log=print) -> dict:
     return summary
 
 
-def _learn(algo, cfg: RllibConfig, out: Path, started: float, log) -> dict:
-    """Resume, train within the budget (a checkpoint after every iteration), export ``bot.npz``."""
+def _learn(algo, cfg: RllibConfig, out: Path, started: float, resumed, log) -> dict:
+    """Resume (``resumed``: the checked checkpoint's weights and meta, or None), train within the budget
+    (a checkpoint after every iteration), export ``bot.npz``."""
     checkpoint = out / CHECKPOINT_NAME
     before = {"iterations": 0, "env_steps": 0}
-    if checkpoint.exists() or checkpoint.is_symlink():
-        expected = numpy_weights(algo.get_weights(list(SIDES)))
-        weights, meta = load_checkpoint(checkpoint, expected, cfg)
+    if resumed is not None:
+        weights, meta = resumed
         algo.set_weights(weights)
         before = {"iterations": meta["iterations"], "env_steps": meta["env_steps"]}
         log(f"resumed from {checkpoint} (iteration {before['iterations']}, {before['env_steps']:,} env steps)")
