@@ -28,7 +28,7 @@ from .common import (
     learner_teams, make_policy, masks_for, new_games,
 )
 
-__all__ = ["LearnerCore", "GameVectorEnv", "parse_autoreset_mode"]
+__all__ = ["LearnerCore", "GameVectorEnv", "parse_autoreset_mode", "expand_infos"]
 
 _AGENT_NAMES = np.array(AGENTS, dtype=object)
 
@@ -398,7 +398,7 @@ class GameVectorEnv(VectorEnv):
             for j, g in enumerate(ended.tolist()):
                 final_obs[g] = obs[j]
             infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
-            infos["final_info"], infos["_final_info"] = _expand_infos(info, ended, n), done.copy()
+            infos["final_info"], infos["_final_info"] = expand_infos(info, ended, n), done.copy()
         return core.observation(), reward, terminated, truncated, infos
 
     def _infos(self, games=None) -> dict:
@@ -433,7 +433,7 @@ class GameVectorEnv(VectorEnv):
                 f"autoreset_mode={self.autoreset_mode.value})")
 
 
-def _expand_infos(info: dict, games, n: int) -> dict:
+def expand_infos(info: dict, games, n: int) -> dict:
     """Infos of the sub-batch ``games`` spread over the batch of ``n`` (for ``final_info``)."""
     out = {}
     for key, value in info.items():

@@ -39,6 +39,8 @@ from ..core import init as engine_init
 from ..core import start_drive
 from ..core.engine import forfeit
 from ..adapters.common import draw_int as _draw
+from ..adapters.common import check_render_mode
+from ..adapters.vector import expand_infos, parse_autoreset_mode
 from ..adapters.common import episode_seeds as generic_episode_seeds
 from ..core import step as engine_step
 from ..core.geometry import FIRST_FIELD_ROW, FRAME_ROW, HASH_BAND, KICKOFF_SQUARE, N_LANES, N_ROWS
@@ -143,24 +145,6 @@ def _takes_games(fn) -> bool:
     except (TypeError, ValueError):
         return False
     return "games" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-
-
-def parse_autoreset_mode(value) -> AutoresetMode:
-    if isinstance(value, AutoresetMode):
-        return value
-    if isinstance(value, str):
-        key = value.lower().replace("_", "")
-        for mode in AutoresetMode:  # "NextStep", "next_step", "NEXT_STEP" ...
-            if key in (mode.value.lower(), mode.name.lower().replace("_", "")):
-                return mode
-    raise ValueError(f"autoreset_mode must be an AutoresetMode or one of {[m.value for m in AutoresetMode]}, "
-                     f"got {value!r}")
-
-
-def check_render_mode(value):
-    if value is not None and not (isinstance(value, str) and value in RENDER_MODES):
-        raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {value!r}")
-    return value
 
 
 # ---------------------------------------------------------------------------------------- the learner core
@@ -731,7 +715,7 @@ class VectorBase(VectorEnv):
             for j, g in enumerate(ended.tolist()):  # only the games that ended this step
                 final_obs[g] = index_obs(obs, j)
             infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
-            infos["final_info"], infos["_final_info"] = _expand_infos(info, ended, n), done.copy()
+            infos["final_info"], infos["_final_info"] = expand_infos(info, ended, n), done.copy()
         return core.observation(), reward, terminated, truncated, infos
 
     def _infos(self, games=None) -> dict:
@@ -788,22 +772,6 @@ def _take_state(state, keep):
     if not isinstance(state, State):
         raise ValueError(f"options['state'] must be a State, got {type(state).__name__}")
     return state.take(np.flatnonzero(keep))
-
-
-def _expand_infos(info: dict, games, n: int) -> dict:
-    """Infos of the sub-batch ``games`` spread over the full batch of ``n`` (for ``final_info``)."""
-    out = {}
-    for key, value in info.items():
-        if key.startswith("_"):
-            mask = np.zeros(n, dtype=bool)
-            mask[games] = value
-            out[key] = mask
-        else:
-            full = np.zeros((n,) + value.shape[1:], dtype=value.dtype) if value.dtype != object else \
-                np.full(n, None, dtype=object)
-            full[games] = value
-            out[key] = full
-    return out
 
 
 class GridironVectorEnv(VectorBase):
