@@ -3,8 +3,9 @@
 Pieces are named by their **slot** 1-7 within the acting team (``state.SLOT_NAMES``): slots 1-3 the
 Singles (the offence's left guard, centre and right guard: the interior line), 4-5 the Doubles, 6 a Triple
 and 7 the QB (offence) or the second Triple (defence). Directions are as the acting team sees the board,
-numbered like the number wheel (ruling 24), clockwise from the back-left: 1 back-left, 2 left,
-3 forward-left, 4 forward, 5 forward-right, 6 right, 7 back-right, 8 back.
+numbered like the number wheel (ruling 24), clockwise from the back left: 1 back left, 2 left,
+3 forward left, 4 forward, 5 forward right, 6 right, 7 back right, 8 back (names use spaces; the parser
+also accepts hyphens, "forward-left").
 
 =============================  =======  =============================================================
 name                           ids      who, when (phase)
@@ -33,7 +34,7 @@ from __future__ import annotations
 from ..action_names import name_and_id
 from .formations import DEFENCE, OFFENCE
 
-DIRECTION_NAMES = ("back-left", "left", "forward-left", "forward", "forward-right", "right", "back-right", "back")
+DIRECTION_NAMES = ("back left", "left", "forward left", "forward", "forward right", "right", "back right", "back")
 N_SLOTS = 7  # pieces of a side
 N_DIRECTIONS = 8
 STEP_BASE = 0

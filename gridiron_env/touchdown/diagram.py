@@ -45,7 +45,7 @@ from .state import EVENT_NAMES, INTERCEPTION, N_PIECES, PHASE_NAMES, PLAY, State
 TITLE = "touchdown diagram v1"
 KEYS = ("phase", "to act", "offence", "possession", "score", "clock", "series", "call", "holder", "marked",
         "stacked", "turn", "flags", "entered by", "pass", "kick", "event", "steps", "result")
-LETTERS = "LCRETBQlmrjkuv"  # by slot 0-13
+LETTERS = "LCREBTQlmrjkuv"  # by slot 0-13
 _TEAM = {0: "one", 1: "two", -1: "-"}
 _TEAM_ID = {"one": 0, "two": 1}
 _FLAGS = ("limits", "forward thrown", "loose lateral")
@@ -373,3 +373,29 @@ def _read_board(s: State, rest: list, config: TouchdownConfig, h: dict) -> None:
         if ball is None:
             raise ValueError("diagram line 'holder': no holder and no loose ball 'o' on the board")
         s.ball_lane[0], s.ball_row[0] = ball
+
+
+def scenario(rows: dict, config: TouchdownConfig | None = None, seed: int = 0, **fields) -> State:
+    """A play position from a picture, for tests and examples: ``rows`` maps team one's row numbers to
+    strings of ``lanes`` squares (the board's notation: '.', 'o', piece letters; all 14 pieces once), every
+    other row empty; ``fields`` override the diagram's header lines (keys with underscores for spaces:
+    ``to_act="two"``, ``series="1 8 18 7"``, ``holder="Q"``, ``flags="limits"`` ...). Defaults: team one on
+    offence to act in a play, first down, the LOS at row 8 in lane 7, limits on, parts 0. Validated as
+    ``from_diagram``."""
+    config = config or TouchdownConfig()
+    head = {"phase": "play", "to act": "one", "offence": "one", "possession": "one", "score": "0-0",
+            "clock": "1 0 0 one", "series": "1 8 18 7", "call": "- / -", "holder": "Q", "marked": "-",
+            "stacked": "-", "turn": "- 0 0 - 0 0", "flags": "limits", "entered by": "-", "pass": "-",
+            "kick": "-", "event": "none 0 0 0", "steps": "0", "result": "playing"}
+    for k, v in fields.items():
+        key = k.replace("_", " ")
+        if key not in head:
+            raise ValueError(f"scenario: unknown header {k!r}; known: {sorted(head)}")
+        head[key] = v
+    H, W = config.rows, config.lanes
+    for r, line in rows.items():
+        if not (isinstance(r, int) and -1 <= r <= H - 2) or not isinstance(line, str) or len(line) != W:
+            raise ValueError(f"scenario: row {r!r} must be a row number -1..{H - 2} with {W} squares, got {line!r}")
+    board = [f"{r:>3} |{rows.get(r, '.' * W)}|" for r in range(H - 2, -2, -1)]
+    text = "\n".join([TITLE] + [f"{k}: {head[k]}" for k in KEYS] + ["board:"] + board) + "\n"
+    return from_diagram(text, config, seed)
