@@ -4,15 +4,21 @@ At every decision it can improve on, the agent scores each candidate action by `
 continuations and plays the best (flat Monte-Carlo search, the root of an MCTS without a tree):
 
 - **candidates**: every legal action at the formation and kick decisions (at most 9, 9 and 22); during a
-  play, the distinct choices of the heuristic and of the five panel styles (``agents.panel.PANEL``) for
-  this position (at most 6; a play has ~100 legal moves, most of them wasted dice);
+  play, the distinct choices of the heuristic, of the five panel styles (``agents.panel.PANEL``) and of
+  the rollout bot (when the rollouts use it) for this position (at most 7; a play has ~100 legal moves,
+  most of them wasted dice);
 - **rollouts**: the position as the acting team sees it (:func:`agents.base.visible_view`), the candidate
-  applied, then the heuristic (``agents.HeuristicAgent``) playing both teams until ``downs`` new downs
-  have begun (default 1: the end of the current play) or the game is over. The dice of a rollout come from
-  a fresh stream keyed on (the agent's per-game stream, game step, rollout number), never from the real
-  game's stream (the view blanks ``rng_key``/``rng_counter``): the sampled futures are independent of the
-  real dice. Rollout j of every candidate uses the same stream (common random numbers), so candidates are
-  compared on the same dice;
+  applied, then the rollout policy playing both teams until ``downs`` new downs have begun (default 1:
+  the end of the current play) or the game is over. The rollout policy (``rollout``) is ``"heuristic"``
+  (default: ``agents.HeuristicAgent`` for both teams, the acting team remembering what it saw of the
+  ball), ``"bot"`` (the shipped bot ``gridiron_env/data/bot.npz`` at temperature 0, read once per process:
+  its net costs ~35 us a position at a big batch against ~320 us for the heuristic, whose least-cost maps
+  are half the search's time, but measured against the heuristic the search is far weaker with it: 50%
+  against 95% in 20 games to 3 points) or ``"random"`` (uniform legal actions: cheap and weak). The dice
+  of a rollout come from a fresh stream keyed on (the agent's per-game stream, game step, rollout
+  number), never from the real game's stream (the view blanks ``rng_key``/``rng_counter``): the sampled
+  futures are independent of the real dice. Rollout j of every candidate uses the same stream (common
+  random numbers), so candidates are compared on the same dice;
 - **score** of a rollout, in points for the acting team: the score margin, plus the expected points of the
   position it ends in (the heuristic's drive value of the line of scrimmage, less a rough price of the down
   and the distance to gain; positive for the team with the ball), or +-100 for a won / lost game;
@@ -22,14 +28,19 @@ Everything else is the heuristic's: the specials pick and the blind fumble scram
 hidden there, so the agent does not search it; the heuristic plays it from what it remembers seeing).
 
 All rollouts of all candidates of all games in the call run as ONE batch (``State.take`` with repeated
-indices): a Python loop over rollout steps only, none over games or rollouts. Per-game streams keyed on
-the seeds of ``reset`` make game i's decisions depend only on its seed and history, whatever the batch.
+indices, at most ``MAX_ROLLOUT_BATCH`` rows at once): a Python loop over rollout steps only, none over
+games or rollouts; only the rollouts still running are asked and stepped. Per-game streams keyed on the seeds of ``reset`` make game i's decisions
+depend only on its seed and history, whatever the batch.
 
-Names: ``search`` (16 rollouts per candidate) or ``search:N`` (N rollouts), in ``train.tournament`` and
-``agents.play``. Cost: about ``candidates * rollouts * ~9`` engine + heuristic steps per decision.
+Names (``make_search_agent``): ``search`` (16 rollouts per candidate, heuristic rollouts), ``search:N`` (N
+rollouts) and ``search:N:POLICY`` (``bot`` or ``random`` rollouts, e.g. ``search:4:bot``), in
+``train.tournament``, ``agents.play`` and the generic specs (``gridiron_env.adapters.agents``). Cost:
+about ``candidates * rollouts * ~10`` engine + rollout-policy steps per decision.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 
@@ -44,6 +55,7 @@ from gridiron_env.core.state import (
 
 from .base import GameStreams, visible_view
 from .heuristic import HeuristicAgent
+from .random_agent import RandomAgent
 
 _SALT = 0x5EA2_C400_0000_0016
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -56,6 +68,21 @@ WIN_VALUE = 100.0  # a won game, in points (beyond any margin a game can have)
 DOWN_PRICE = np.array([0.0, 0.4, 1.0, 2.0])
 ROW_TO_GAIN_PRICE = 0.15
 _SEARCHED = (OFFENCE_FORMATION, DEFENCE_FORMATION, KICK_DECISION, PLAY)
+ROLLOUT_POLICIES = ("bot", "heuristic", "random")
+DEFAULT_ROLLOUT = "heuristic"
+SHIPPED_BOT = Path(__file__).resolve().parent.parent / "gridiron_env" / "data" / "bot.npz"
+_BOTS: dict = {}  # resolved path -> the loaded bot (read once per process; the net is never changed)
+
+
+def rollout_bot(path=None):
+    """The bot of ``path`` (default the shipped bot) as a temperature-0 ``agents.bot.BotAgent``, its file read
+    once per process; raises ``agents.bot.BotFileError`` (a ValueError) for a bad file."""
+    from .bot import Bot, BotAgent
+
+    key = Path(path or SHIPPED_BOT).expanduser().resolve()
+    if key not in _BOTS:
+        _BOTS[key] = Bot.load(key)
+    return BotAgent(_BOTS[key], name="rollout-bot")
 
 
 def position_value(s: State, team: np.ndarray) -> np.ndarray:
@@ -82,24 +109,32 @@ class SearchAgent:
     """Flat Monte-Carlo search over the engine (see the module docstring).
 
     ``rollouts``: simulated continuations per candidate action (>= 1); ``downs``: how many new downs a
-    rollout runs into before it is scored (>= 1); ``panel_priors``: add the panel styles' choices to the
-    candidates during a play (else only the heuristic's choice and nothing to search there).
+    rollout runs into before it is scored (>= 1); ``rollout``: the policy playing both teams in the
+    rollouts, one of :data:`ROLLOUT_POLICIES`; ``bot``: the bot file of the ``"bot"`` rollouts (default the
+    shipped one); ``panel_priors``: add the panel styles' choices to the candidates during a play (else
+    only the heuristic's and the rollout bot's).
     """
 
-    def __init__(self, rollouts: int = DEFAULT_ROLLOUTS, downs: int = 1, panel_priors: bool = True):
+    def __init__(self, rollouts: int = DEFAULT_ROLLOUTS, downs: int = 1, panel_priors: bool = True,
+                 rollout: str = DEFAULT_ROLLOUT, bot=None):
         for field, value in (("rollouts", rollouts), ("downs", downs)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
                 raise ValueError(f"{field} must be an int >= 1, got {value!r}")
+        if rollout not in ROLLOUT_POLICIES:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUT_POLICIES)}, got {rollout!r}")
         self.rollouts = int(rollouts)
         self.downs = int(downs)
-        self.name = f"search:{self.rollouts}" + (f"x{self.downs}" if self.downs != 1 else "")
+        self.rollout = rollout
+        self.name = (f"search:{self.rollouts}" + (f"x{self.downs}" if self.downs != 1 else "")
+                     + (f":{rollout}" if rollout != DEFAULT_ROLLOUT else ""))
         self.streams = GameStreams()
         self.base = HeuristicAgent()  # the prior, and the player of what is not searched
-        self.priors = []
+        self.bot = rollout_bot(bot) if rollout == "bot" else None
+        self.priors = [self.bot] if self.bot is not None else []
         if panel_priors:
             from .panel import PANEL
 
-            self.priors = [make() for make in PANEL.values()]
+            self.priors += [make() for make in PANEL.values()]
         self.searched = 0  # decisions searched (with two or more candidates), for the benchmark
 
     def reset(self, seeds) -> None:
@@ -196,23 +231,19 @@ class SearchAgent:
         return choice
 
     def _rollout(self, sim: State, config, team, keys, games) -> np.ndarray:
-        """Play the heuristic for both teams from ``sim`` until ``downs`` new downs have begun or the game is
-        over; the value of each end position for ``team``."""
-        seeds = (keys >> np.uint64(1)).astype(np.int64)
-        hero, villain = HeuristicAgent(), HeuristicAgent()
-        hero.reset(seeds)
-        villain.reset(seeds ^ 1)
-        hero.pile[:] = self.base.pile[games]  # what the acting team remembers of the ball
-        hero.last_handoff[:] = self.base.last_handoff[games]
+        """Play the rollout policy for both teams from ``sim`` until ``downs`` new downs have begun or the
+        game is over; the value of each end position for ``team``. Only the rollouts still running are
+        asked and stepped (the engine and the agents work on those rows alone)."""
+        players = self._rollout_players(sim, team, keys, games)
         rows = np.arange(sim.batch_size)
         downs = (sim.phase == OFFENCE_FORMATION).astype(np.int64)
         for _ in range(MAX_ROLLOUT_STEPS):
             active = ~(sim.terminated | sim.truncated) & (downs < self.downs)
             if not active.any():
                 break
-            mine = active & (sim.to_act == team)
             acts = np.zeros(sim.batch_size, dtype=np.int64)
-            for agent, turn in ((hero, mine), (villain, active & ~mine)):
+            for agent, side in players:
+                turn = active if side is None else active & ((sim.to_act == team) == side)
                 idx = rows[turn]
                 if idx.size:
                     acts[idx] = agent.act(sim, config, games=idx)[idx]
@@ -221,13 +252,34 @@ class SearchAgent:
             downs += active & (sim.phase == OFFENCE_FORMATION) & (before != OFFENCE_FORMATION)
         return position_value(sim, team)
 
+    def _rollout_players(self, sim, team, keys, games) -> list:
+        """[(agent, side)]: the rollout policy's agents for the rollout batch ``sim``; ``side`` True: it
+        plays the acting team, False: the other team, None: both."""
+        seeds = (keys >> np.uint64(1)).astype(np.int64)
+        if self.rollout == "bot":
+            return [(self.bot, None)]  # temperature 0: nothing to reset
+        if self.rollout == "random":
+            agent = RandomAgent()
+            agent.reset(seeds)
+            return [(agent, None)]
+        hero, villain = HeuristicAgent(), HeuristicAgent()
+        hero.reset(seeds)
+        villain.reset(seeds ^ 1)
+        hero.pile[:] = self.base.pile[games]  # what the acting team remembers of the ball
+        hero.last_handoff[:] = self.base.last_handoff[games]
+        return [(hero, True), (villain, False)]
+
 
 def make_search_agent(arg: str = "") -> SearchAgent:
-    """A SearchAgent from the text after ``search:`` in an agent spec: empty (the default budget) or the
-    rollouts per candidate, an int >= 1. Raises ValueError for anything else."""
-    text = arg.strip()
-    if not text:
-        return SearchAgent()
-    if not text.isdigit() or int(text) < 1:
-        raise ValueError(f"search budget must be an int >= 1 (rollouts per candidate), got {arg!r}")
-    return SearchAgent(rollouts=int(text))
+    """A SearchAgent from the text after ``search:`` in an agent spec: ``N`` (rollouts per candidate, an
+    int >= 1), ``N:POLICY`` (a rollout policy of :data:`ROLLOUT_POLICIES`) or empty (the defaults).
+    Raises ValueError for anything else."""
+    text, _, policy = arg.strip().partition(":")
+    text, policy = text.strip(), policy.strip().lower() or DEFAULT_ROLLOUT
+    if text and (not text.isdigit() or int(text) < 1):
+        raise ValueError(f"search budget must be an int >= 1 (rollouts per candidate), got {arg!r}: use "
+                         f"search[:ROLLOUTS[:POLICY]], POLICY one of {', '.join(ROLLOUT_POLICIES)}")
+    if policy not in ROLLOUT_POLICIES:
+        raise ValueError(f"search rollout policy must be one of {', '.join(ROLLOUT_POLICIES)}, got {policy!r} "
+                         f"in {arg!r}")
+    return SearchAgent(rollouts=int(text) if text else DEFAULT_ROLLOUTS, rollout=policy)

@@ -2,8 +2,8 @@
 (agents.panel.PANEL) and the shipped bot at a few budgets, and its decisions per second; the README's
 "The search baseline" table.
 
-    python benchmarks/search_table.py --budgets 4 16 --games 8 --target 14 --out runs/search
-    python benchmarks/search_table.py --budgets 4 --opponents heuristic bot --games 20
+    python benchmarks/search_table.py --budgets 4 16 --games 100 --target 7 --out runs/search
+    python benchmarks/search_table.py --budgets 4 4:heuristic --opponents heuristic bot --games 20
 
 Every pair plays ``--games`` (even) full games with ``train.tournament.run_tournament``: ``games / 2``
 deals, each played from both sides from the same engine seed, so seats and coin tosses are balanced; a
@@ -17,9 +17,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from pathlib import Path
+
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # before numpy loads BLAS
+    os.environ.setdefault(_var, "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script from anywhere
@@ -30,7 +34,7 @@ import numpy as np  # noqa: E402
 from agents.bot import BotAgent  # noqa: E402
 from agents.heuristic import HeuristicAgent  # noqa: E402
 from agents.panel import PANEL  # noqa: E402
-from agents.search import SearchAgent  # noqa: E402
+from agents.search import make_search_agent  # noqa: E402
 from gridiron_env.config import GameConfig  # noqa: E402
 from train.tournament import run_tournament  # noqa: E402
 
@@ -75,8 +79,8 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def measure(budget: int, opp: str, games: int, seed: int, config: GameConfig, bot_path) -> dict:
-    search = _Timed(SearchAgent(rollouts=budget))
+def measure(budget: str, opp: str, games: int, seed: int, config: GameConfig, bot_path) -> dict:
+    search = _Timed(make_search_agent(str(budget)))
     other = opponent(opp, bot_path)
     start = time.perf_counter()
     result = run_tournament({search.name: search, opp: other}, games, config=config, seed=seed, batch_size=games)
@@ -87,7 +91,7 @@ def measure(budget: int, opp: str, games: int, seed: int, config: GameConfig, bo
     r = np.arange(result.winner.size)
     margin = (result.score[r, np.argmin(result.team_agent, axis=1)]
               - result.score[r, np.argmax(result.team_agent, axis=1)]).mean()
-    return {"budget": budget, "opponent": opp, "games": games, "wins": wins, "win_rate": wins / games,
+    return {"agent": search.name, "budget": str(budget), "opponent": opp, "games": games, "wins": wins, "win_rate": wins / games,
             "lo": lo, "hi": hi, "mean_margin": float(margin), "decisions": search.decisions,
             "searched": search.agent.searched, "act_seconds": search.seconds,
             "decisions_per_second": search.decisions / max(search.seconds, 1e-9), "seconds": seconds,
@@ -98,7 +102,7 @@ def to_markdown(rows: list[dict]) -> str:
     lines = ["| agent | opponent | games | win rate (95% CI) | mean margin | decisions/s |",
              "|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| search:{r['budget']} | {r['opponent']} | {r['games']} | {r['win_rate']:.0%} "
+        lines.append(f"| {r.get('agent', 'search:' + str(r['budget']))} | {r['opponent']} | {r['games']} | {r['win_rate']:.0%} "
                      f"({r['lo']:.0%}-{r['hi']:.0%}) | {r['mean_margin']:+.1f} | {r['decisions_per_second']:.1f} |")
     return "\n".join(lines)
 
@@ -106,17 +110,26 @@ def to_markdown(rows: list[dict]) -> str:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--budgets", type=int, nargs="+", default=[4, 16], help="rollouts per candidate to measure")
+    p.add_argument("--budgets", nargs="+", default=["4", "16"],
+                   help="search budgets to measure: N (rollouts per candidate) or N:POLICY (rollout policy)")
     p.add_argument("--opponents", nargs="+", default=["heuristic", "bot", *PANEL],
                    help="heuristic, bot and/or panel names (default: all)")
     p.add_argument("--games", type=int, default=8, help="games per pair (even)")
-    p.add_argument("--target", type=int, default=14, help="target score of the games")
+    p.add_argument("--target", type=int, default=7, help="target score of the games")
     p.add_argument("--seed", type=int, default=2024, help="tournament seed")
     p.add_argument("--bot", default=str(DEFAULT_BOT), help="bot file for the 'bot' opponent")
     p.add_argument("--out", default="runs/search", help="directory for rows.jsonl and table.md")
     args = p.parse_args(argv)
     if args.games < 2 or args.games % 2:
         p.error("--games must be an even number >= 2")
+    for budget in args.budgets:
+        try:
+            make_search_agent(budget)
+        except ValueError as err:
+            p.error(str(err))
+    for opp in args.opponents:
+        if opp not in ("heuristic", "bot", *PANEL):
+            p.error(f"unknown opponent {opp!r}: use heuristic, bot or one of {sorted(PANEL)}")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     config = GameConfig(target_score=args.target)

@@ -24,7 +24,8 @@ def _played(result, config):
 @pytest.mark.parametrize("config", [
     pytest.param(GameConfig(target_score=2, max_steps=400), marks=pytest.mark.slow),
     GameConfig(target_score=7, max_steps=60),  # truncated mid-game
-    GameConfig(target_score=1, specials=False, longest_punt=5, max_steps=300),
+    pytest.param(GameConfig(target_score=1, specials=False, longest_punt=5, max_steps=300),
+                 marks=pytest.mark.slow),
     pytest.param(GameConfig(target_score=1, kick_mode="paper", max_rolls_per_down=3, max_steps=300),
                  marks=pytest.mark.slow),
 ])
@@ -34,6 +35,18 @@ def test_plays_whole_games_legally(config):
     result = play_games(search, HeuristicAgent(), 2, seed=31, config=config)
     _played(result, config)
     assert search.searched > 0  # it did search (formations at least)
+
+
+@pytest.mark.parametrize("rollout", ["bot", "random"])
+def test_other_rollout_policies_play_legally(rollout):
+    # the bot and random rollouts, truncated mid-game; the bot's own choice joins the play candidates
+    config = GameConfig(target_score=7, max_steps=50)
+    search = SearchAgent(rollouts=1, rollout=rollout)
+    assert search.name == f"search:1:{rollout}"
+    assert (search.bot is not None) == (rollout == "bot") and len(search.priors) == 5 + (rollout == "bot")
+    result = play_games(search, HeuristicAgent(), 2, seed=33, config=config)
+    _played(result, config)
+    assert search.searched > 0
 
 
 def test_search_sees_formations_and_plays():
@@ -63,7 +76,7 @@ def test_search_sees_formations_and_plays():
 def test_same_games_whatever_the_batch():
     # game i of a batch seeded s plays exactly like the lone game seeded s + i (two runs: same seed, same
     # game, too)
-    config = GameConfig(target_score=3, max_steps=60)
+    config = GameConfig(target_score=3, max_steps=45)
     batch = play_games(SearchAgent(rollouts=2), HeuristicAgent(), 3, seed=40, config=config)
     lone = play_games(SearchAgent(rollouts=2), HeuristicAgent(), 1, seed=42, config=config, a_team=[batch.a_team[2]])
     assert lone.score[0].tolist() == batch.score[2].tolist()
@@ -110,7 +123,8 @@ def test_decisions_ignore_the_real_dice():
         assert s.legal[0, picks[0]]
 
 
-def test_decisions_do_not_depend_on_the_batch_or_the_chunking(monkeypatch):
+@pytest.mark.parametrize("rollout", ["heuristic", "bot"])
+def test_decisions_do_not_depend_on_the_batch_or_the_chunking(monkeypatch, rollout):
     # one batch of the found positions, against each alone, and with the rollouts cut in chunks of 5
     import agents.search as search_module
     from gridiron_env.core.state import State
@@ -121,7 +135,7 @@ def test_decisions_do_not_depend_on_the_batch_or_the_chunking(monkeypatch):
     seeds = np.arange(len(states)) + 50
 
     def decide(s, games_seeds):
-        agent = SearchAgent(rollouts=3)
+        agent = SearchAgent(rollouts=3, rollout=rollout)
         agent.reset(games_seeds)
         return agent.act(s).tolist()
 
@@ -213,6 +227,16 @@ def test_bad_budgets_are_refused():
         with pytest.raises(ValueError, match="search budget"):
             make_search_agent(text)
     assert make_search_agent("").rollouts == 16 and make_search_agent("8").name == "search:8"
+    with pytest.raises(ValueError, match="rollout must be one of"):
+        SearchAgent(rollout="greedy")
+    for text in ("4:greedy", "4:bot:1"):
+        with pytest.raises(ValueError, match="rollout policy"):
+            make_search_agent(text)
+    agent = make_search_agent("4:BOT")
+    assert agent.rollout == "bot" and agent.rollouts == 4 and agent.name == "search:4:bot"
+    agent = make_search_agent(":random")
+    assert agent.rollout == "random" and agent.rollouts == 16
+    assert make_search_agent("3:heuristic").name == "search:3" == make_search_agent("3").name
 
 
 def test_tournament_and_play_names():
@@ -247,8 +271,9 @@ def _wins(result) -> float:
     return float(result.a_wins.sum()) + 0.5 * float(result.truncated.sum())
 
 
+@pytest.mark.slow
 def test_beats_the_heuristic_small():
-    # The default suite's short version: 4 games to 2 points (seats alternate), 2 rollouts a candidate.
+    # The short version (~60 s on a loaded host): 4 games to 2 points (seats alternate), 2 rollouts a candidate.
     # Tolerance: with a true win rate of 0.75 (about what the README's table measures), 3 or more wins of 4
     # happen with chance 0.74; the seeds are fixed, so this is a regression check, not a coin flip.
     config = GameConfig(target_score=2, max_steps=400)
