@@ -23,8 +23,20 @@ Agent specs (:func:`make_agent`, used by ``train.game_tournament`` and ``agents.
   or by its ``name`` attribute; it gets ``config=`` when its constructor takes one, and ARG (a number if it
   reads as one) as its first argument (``fixed:0.3``).
 
+A game may instead have a spec table of its own (:func:`register_agent_specs`): its kinds come first.
+Gridiron's (:func:`gridiron_agent_specs`) are the names ``train.tournament`` and ``agents.play`` use, for
+agents that live in the top-level ``agents`` package (imported only when a spec asks for one: ``agents``
+imports ``gridiron_env``, so an import here would be a cycle): ``random`` (:class:`RandomGameAgent`, as
+for every game), ``heuristic[:SPECIAL]``,
+``first``, ``search[:ROLLOUTS[:POLICY]]`` (``agents.search``), ``bot`` (the shipped bot,
+``gridiron_env/data/bot.npz``), ``bot:PATH[@TEMPERATURE]`` (a ``gridiron-bot-v1`` file of ``agents.bot``,
+or a ``game-bot-v1`` file of ``train.game_export`` for Gridiron), ``onnx:PATH`` (``train.export``'s ONNX
+bot), every panel style by its name (``power_run``, ``spread_pass``, ...: ``agents.panel.PANEL``) and a team
+of two styles ``OFFENCE+DEFENCE`` (``agents.panel.composite``, e.g. ``spread_pass+power_run``).
+
 Prefix ``NAME=`` to name an agent (``strong=bot:b.npz``). A bad spec raises ValueError saying what is
-allowed; a bad bot file raises ``train.game_export.GameBotFileError`` (a ValueError) naming the file.
+allowed; a bad bot file raises ``train.game_export.GameBotFileError`` or ``agents.bot.BotFileError``
+(both ValueErrors) naming the file.
 """
 
 from __future__ import annotations
@@ -40,9 +52,11 @@ from ..core.chance import splitmix64
 from ..protocol import GameSpec, get_game
 from .common import uniform_legal
 
-__all__ = ["RandomGameAgent", "NetAgent", "make_agent", "game_agent_classes", "agent_kinds"]
+__all__ = ["RandomGameAgent", "NetAgent", "make_agent", "game_agent_classes", "agent_kinds",
+           "register_agent_specs", "gridiron_agent_specs"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+SHIPPED_GRIDIRON_BOT = Path(__file__).resolve().parent.parent / "data" / "bot.npz"  # the spec ``bot``
 
 
 class DecisionStreams:
@@ -180,10 +194,146 @@ def game_agent_classes(game) -> dict:
     return found
 
 
+# A game's own spec table: game name -> a callable returning {kind: (usage, make(arg, config))}; ``arg`` is
+# the text after ``KIND:`` (None without a colon), ``make`` returns an agent or raises ValueError.
+_SPEC_TABLES: dict = {}
+
+
+def register_agent_specs(game_name: str, table) -> None:
+    """Give the game ``game_name`` its own agent kinds: ``table()`` returns ``{kind: (usage, make)}`` with
+    ``make(arg, config)`` an agent (``arg`` the text after ``KIND:``, None without a colon), raising
+    ValueError for a bad argument. A kind ``"*"`` is asked for any other kind, ``make(kind, arg, config)``,
+    returning None when it is not one (Gridiron's ``OFFENCE+DEFENCE`` teams). Called lazily, per spec."""
+    if not isinstance(game_name, str) or not callable(table):
+        raise ValueError(f"register_agent_specs needs a game name and a callable, got {game_name!r}, {table!r}")
+    _SPEC_TABLES[game_name] = table
+
+
+def _spec_table(game: GameSpec) -> dict:
+    table = _SPEC_TABLES.get(game.name)
+    return table() if table is not None else {}
+
+
 def agent_kinds(game) -> tuple:
     """Every agent kind a spec may name for ``game``."""
+    game = get_game(game)
+    table = _spec_table(game)
+    if table:
+        return tuple(usage for usage, _ in table.values())
     own = sorted(k for k in game_agent_classes(game) if k != "random")
     return ("random", "bot:PATH[@TEMPERATURE]", "onnx:PATH", *own)
+
+
+def _split_temperature(arg: str):
+    """``PATH`` or ``PATH@TEMPERATURE`` -> (path, temperature >= 0); a tail that is no number stays in the
+    path (a file name may hold an @)."""
+    path, temperature = arg, 0.0
+    body, at, tail = arg.rpartition("@")
+    if at:
+        try:
+            temperature = float(tail)
+        except ValueError:
+            body = None
+        if body is not None:
+            path = body
+    if not 0 <= temperature < float("inf"):
+        raise ValueError(f"a bot's temperature must be a number >= 0, got {tail}")
+    return path, temperature
+
+
+def _no_arg(kind: str, make):
+    """A maker for a kind that takes no argument."""
+    def maker(arg, config):
+        if arg is not None:
+            raise ValueError(f"the {kind} agent takes no argument (use {kind!r})")
+        return make()
+    return maker
+
+
+def _gridiron_heuristic(arg, config):
+    from agents.heuristic import HeuristicAgent
+
+    if arg is None:
+        return HeuristicAgent()
+    agent = HeuristicAgent(special=arg)
+    agent.name = f"heuristic:{arg}"
+    return agent
+
+
+def _gridiron_search(arg, config):
+    from agents.search import make_search_agent
+
+    return make_search_agent(arg or "")
+
+
+def _gridiron_first():
+    from train.tournament import FirstLegalAgent
+
+    return FirstLegalAgent()
+
+
+def _gridiron_bot(arg, config):
+    """The shipped bot (no argument) or a bot file: ``agents.bot``'s format, else ``train.game_export``'s."""
+    from agents.bot import BotAgent, BotFileError
+
+    if arg is None:
+        return BotAgent.load(SHIPPED_GRIDIRON_BOT, name="bot")
+    if not arg:
+        raise ValueError("bot: needs a file (bot:PATH[@TEMPERATURE]), or use 'bot' for the shipped bot")
+    path, temperature = _split_temperature(arg)
+    name = f"bot:{Path(path).stem}" + (f"@{temperature:g}" if temperature > 0 else "")
+    try:
+        return BotAgent.load(path, name=name, temperature=temperature)
+    except BotFileError as err:
+        from train.game_export import GameBot, GameBotFileError
+
+        try:  # a bot of the generic export (train.game_export) for Gridiron
+            net = GameBot.load(path, game="gridiron")
+        except GameBotFileError:
+            raise err from None
+        return NetAgent(net, "gridiron", name=name, temperature=temperature)
+
+
+def _gridiron_onnx(arg, config):
+    if not arg:
+        raise ValueError("onnx needs a file: onnx:PATH")
+    from train.tournament import OnnxAgent
+
+    return OnnxAgent(arg, name=f"onnx:{Path(arg).stem}")
+
+
+def _gridiron_team(kind, arg, config):
+    """``OFFENCE+DEFENCE``: a team of two panel styles (``agents.panel.composite``), or None."""
+    if "+" not in kind:
+        return None
+    if arg is not None:
+        raise ValueError(f"a team of two styles takes no argument (use {kind!r})")
+    from agents.panel.composite import composite_from_name
+
+    return composite_from_name(kind)
+
+
+def gridiron_agent_specs() -> dict:
+    """Gridiron's agent kinds (see the module docstring): ``{kind: (usage, make(arg, config))}``."""
+    from agents.panel import PANEL
+
+    table = {
+        # the generic uniform agent (its streams are the ones the generic play command and tests replay;
+        # agents.random_agent.RandomAgent is uniform too, from other streams)
+        "random": ("random", _no_arg("random", lambda: RandomGameAgent("gridiron"))),
+        "heuristic": ("heuristic[:SPECIAL]", _gridiron_heuristic),
+        "first": ("first", _no_arg("first", _gridiron_first)),
+        "search": ("search[:ROLLOUTS[:POLICY]]", _gridiron_search),
+        "bot": ("bot, bot:PATH[@TEMPERATURE]", _gridiron_bot),
+        "onnx": ("onnx:PATH", _gridiron_onnx),
+    }
+    for style, cls in PANEL.items():
+        table[style] = (style, _no_arg(style, cls))
+    table["*"] = ("OFFENCE+DEFENCE (two panel styles, e.g. spread_pass+power_run)", _gridiron_team)
+    return table
+
+
+register_agent_specs("gridiron", gridiron_agent_specs)
 
 
 def _number(text: str):
@@ -211,22 +361,27 @@ def make_agent(spec: str, game="table_football", config=None):
     kind, colon, arg = text.partition(":")
     kind = kind.strip().lower()
     arg = arg.strip()
-    if kind == "random" and not colon:
+    table = _spec_table(game)
+    if table:
+        agent = None
+        try:
+            if kind in table and kind != "*":
+                agent = table[kind][1](arg if colon else None, config)
+            elif "*" in table:
+                agent = table["*"][1](kind, arg if colon else None, config)
+        except ValueError as err:
+            if type(err) is not ValueError:  # a bot file's own error (BotFileError) names the file: keep it
+                raise
+            raise ValueError(f"agent spec {spec!r}: {err}") from None
+        if agent is None:
+            raise ValueError(f"unknown agent spec {spec!r} for {game.name}: use "
+                             + ", ".join(agent_kinds(game)) + ", optionally prefixed NAME=")
+    elif kind == "random" and not colon:
         agent = RandomGameAgent(game)
     elif kind == "bot" and arg:
         from train.game_export import GameBot
 
-        path, temperature = arg, 0.0
-        body, at, tail = arg.rpartition("@")
-        if at:
-            try:
-                temperature = float(tail)
-            except ValueError:
-                body = None
-            if body is not None:
-                path = body
-        if not 0 <= temperature < float("inf"):
-            raise ValueError(f"a bot's temperature must be a number >= 0, got {tail}")
+        path, temperature = _split_temperature(arg)
         name = f"bot:{Path(path).stem}" + (f"@{temperature:g}" if temperature > 0 else "")
         agent = NetAgent(GameBot.load(path, game=game), game, name=name, temperature=temperature)
     elif kind == "onnx" and arg:
