@@ -500,3 +500,40 @@ def test_an_unknown_name_given_to_a_constructor_raises():
                  lambda: GameSelfPlayBatch(2, game="gridiron", scenario="redzone")):
         with pytest.raises(ValueError, match=pattern):
             make()
+
+
+# --- the docs page ----------------------------------------------------------------------------------------
+
+def _docs_pages():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    if "docs_pages" in sys.modules:
+        return sys.modules["docs_pages"]
+    spec = importlib.util.spec_from_file_location("docs_pages", root / "tools" / "docs_pages.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["docs_pages"] = module  # (dataclasses look their module up there)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_docs_page_draws_every_scenario_from_its_diagram_and_its_example_runs():
+    import re
+
+    docs = _docs_pages()
+    page = docs.scenarios_page()
+    for sc in SCENARIOS.values():
+        assert sc.diagram.rstrip() in page, sc.name
+        assert f"## {sc.title} {{#{sc.name.replace('_', '-')}}}" in page
+    assert "| `blind_scramble` |" in page  # the README's measured table
+    nav = docs.nav({"scenarios.md": page})
+    assert {"Scenarios": "scenarios.md"} in nav
+    # the scramble's picture shows no ball: its square stays hidden on the page
+    scramble = page.split("## Blind scramble")[1].split("## The baselines")[0]
+    assert "*" not in scramble.split("a spectator's picture):")[1].split("UPPER")[0]
+    blocks = re.findall(r"```python\n(.*?)```", page, re.S)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "<scenarios.md>", "exec"), {"__name__": "docs_example"})

@@ -889,6 +889,110 @@ figures measured side by side: the machine is shared).
 {_shift_headings(readme_sections("Speed", "Results", "The panel", "The search baseline"))}"""
 
 
+def scenarios_page() -> str:
+    """Every scenario drawn from its own diagram (``gridiron_env.scenarios``), so the page cannot drift from
+    the positions; the baselines' table is the README's "Scenarios" section."""
+    from gridiron_env.core.visibility import team_view
+    from gridiron_env.render import render_ansi
+    from gridiron_env.scenarios import FAMILIES, FAMILY_IDS, SCENARIOS
+
+    ids = {family: env_id for env_id, family in FAMILY_IDS.items()}
+    rows = ["| scenario | title | family's drive id | side |", "|---|---|---|---|"]
+    for sc in SCENARIOS.values():
+        rows.append(f"| [`{sc.name}`](#{sc.name.replace('_', '-')}) | {_cell(sc.title)} | `{ids[sc.family]}` | "
+                    f"{sc.side} |")
+    sections = []
+    for sc in SCENARIOS.values():
+        drawn = [f"- `{{{d.name}}}`: {d.meaning}; one of {', '.join(f'`{v}`' for v in d.values)}"
+                 for d in sc.draws]
+        drawn += ["- the team on offence: team one (as in the diagram) or team two (the half turn of the "
+                  "position, the teams swapped)",
+                  "- `{specials}`: each team's special, each of the four (with `GameConfig(specials=True)`; "
+                  "`- -` without)"]
+        first = FAMILIES[sc.family][0] == sc.name
+        seed = next(k for k in range(64) if sc.picks([k])["offence"][0] == 0)  # drawn as in the diagram
+        picture = render_ansi(team_view(sc.state(seed), team=-1), 0)  # a spectator's: no hidden ball shown
+        sections.append(f"""## {sc.title} {{#{sc.name.replace('_', '-')}}}
+
+`{sc.name}` · family `{sc.family}` (`gymnasium.make("{ids[sc.family]}"{'' if first else f', scenario="{sc.name}"'})`, the
+learner on the {sc.side}) · `reset(options={{"scenario": "{sc.name}"}})`
+
+{sc.description}
+
+Drawn from each game's seed, each value equally likely:
+
+{chr(10).join(drawn)}
+
+The diagram (team one on offence, attacking up the page; RULES.md "Diagrams"):
+
+```text
+{sc.diagram.rstrip()}
+```
+
+As drawn for seed {seed} with the default config (a spectator's picture):
+
+```text
+{picture.rstrip()}
+```
+""")
+    return f"""# Scenarios
+
+Named starting positions, in the spirit of Google Research Football's academy: `gridiron_env.SCENARIOS`
+maps each name to a `Scenario` (name, title, family, side, description, its diagram and the open parts it
+draws from the seed). Each is a partial diagram (RULES.md "Diagrams") with team one on offence; what it
+leaves open is drawn from each game's seed, so the same seed gives the same position and the same game. The
+config decides the rest (the last drive's score is the config's target score). Every position passes the
+engine's invariant checker, and after it the game plays on by the normal rules. This page draws each
+scenario from its own diagram when the site is built.
+
+```python
+import gymnasium
+import gridiron_env
+
+print(list(gridiron_env.SCENARIOS))
+state = gridiron_env.SCENARIOS["red_zone"].build([0, 1, 2])   # a State of three games, one per seed
+
+env = gymnasium.make("gridiron_env/Gridiron-v0")                  # a whole game from a scenario
+obs, info = env.reset(seed=0, options={{"scenario": "goal_line_stand"}})
+drive = gymnasium.make("gridiron_env/GridironGoalLineStand-v0")   # one drive, the learner on defence
+obs, info = drive.reset(seed=0)
+vec = gymnasium.make_vec("gridiron_env/GridironRedZone-v0", num_envs=8)
+obs, infos = vec.reset(seed=0)
+aec = gridiron_env.env(scenario="blind_scramble")                 # every game from the scramble
+aec.reset(seed=0)
+```
+
+- `reset(options={{"scenario": name}})` works on every Gridiron env: the Gymnasium envs (whole game,
+  offence and defence drives, their vector envs: one name for every game reset or a list of one name or
+  `None` per game), the PettingZoo AEC and parallel envs, `SelfPlayBatch` (`reset(scenario=)`) and the
+  generic adapters serving Gridiron. It starts the episodes of that reset; `scenario=` when making an env
+  starts every episode from it, autoresets included. An unknown name is a `ValueError` naming it and
+  listing the allowed ones.
+- In a drive env the learner's team takes the env's side of the scenario (its `learner_team`: "one",
+  "two" or "random", drawn from the seed); in a whole-game env the team on offence is the scenario's draw.
+- `gridiron_env/GridironScenario-v0` takes `scenario=` any name; each family has its own id playing its
+  first scenario (`scenario=` another of the same family), the learner on the family's side (`side=` the
+  other). Every one has a natively batched vector entry point (`gymnasium.make_vec`).
+- No observation shows the blind scramble's ball: its square is hidden from both teams, as the engine's own
+  fumbles hide it, and this page draws a spectator's view.
+
+{chr(10).join(rows)}
+
+{chr(10).join(sections)}
+## The baselines on each scenario
+
+{_scenario_results()}"""
+
+
+def _scenario_results() -> str:
+    """The README "Scenarios" section from its measured table on (the rest of it is this page's intro)."""
+    text = readme_sections("Scenarios")
+    start = text.find("The attacking side's scoring rate")
+    if start < 0:
+        raise ValueError("README.md's Scenarios section has no measured table ('The attacking side's scoring rate')")
+    return text[start:]
+
+
 def bot_levels_table() -> str:
     from agents.bot import DEFAULT_LEVEL, LEVELS
 
@@ -955,6 +1059,7 @@ def pages() -> dict[str, str]:
         if path:
             out[f"rules/{game}.md"] = rules_page(path, f"The {_game_title(protocol.get_game(game))} rulebook")
     out["benchmarks.md"] = benchmarks_page()
+    out["scenarios.md"] = scenarios_page()
     return out
 
 
@@ -972,7 +1077,7 @@ def nav(generated: dict[str, str] | None = None) -> list:
               if f"rules/{g}.md" in generated]
     return ([{STATIC_HOME[1]: STATIC_HOME[0]}, {"Environments": envs}, {"Rules": rules}]
             + [{title: path} for path, title in STATIC_GUIDES + extra_static_pages(generated)]
-            + [{"Benchmarks": "benchmarks.md"}])
+            + [{"Scenarios": "scenarios.md"}, {"Benchmarks": "benchmarks.md"}])
 
 
 def extra_static_pages(generated: dict[str, str]) -> list[tuple[str, str]]:
