@@ -7,8 +7,10 @@
 
 Every pair plays ``--games`` (even) full games with ``train.tournament.run_tournament``: ``games / 2``
 deals, each played from both sides from the same engine seed, so seats and coin tosses are balanced; a
-truncated game counts half a win. Each pair is written to ``--out``/rows.jsonl as soon as it is done (the
-runs are long). Decisions per second: the searching agent's decisions (every game it acts in, searched or
+truncated game counts half a win. With ``--chunk C`` the pairs take turns, C games (C / 2 deals) at a
+time, on the deals ``seed + k * C / 2 ...`` of chunk k, so the chunks of a pair together are exactly its
+``--games`` deals. Each chunk is written to ``--out``/rows.jsonl as soon as it is done (the runs are
+long) and ``table.md`` holds the pairs summed over their chunks so far (``--combine`` rebuilds it). Decisions per second: the searching agent's decisions (every game it acts in, searched or
 not) over the seconds spent in its ``act``, in batches of ``games`` games.
 """
 
@@ -91,11 +93,33 @@ def measure(budget: str, opp: str, games: int, seed: int, config: GameConfig, bo
     r = np.arange(result.winner.size)
     margin = (result.score[r, np.argmin(result.team_agent, axis=1)]
               - result.score[r, np.argmax(result.team_agent, axis=1)]).mean()
-    return {"agent": search.name, "budget": str(budget), "opponent": opp, "games": games, "wins": wins, "win_rate": wins / games,
-            "lo": lo, "hi": hi, "mean_margin": float(margin), "decisions": search.decisions,
+    return {"agent": search.name, "budget": str(budget), "opponent": opp, "seed": seed, "games": games, "wins": wins,
+            "win_rate": wins / games, "lo": lo, "hi": hi, "mean_margin": float(margin), "decisions": search.decisions,
             "searched": search.agent.searched, "act_seconds": search.seconds,
             "decisions_per_second": search.decisions / max(search.seconds, 1e-9), "seconds": seconds,
             "target_score": config.target_score}
+
+
+def combine(rows: list[dict]) -> list[dict]:
+    """The rows of one (agent, opponent, target score) summed over their chunks (distinct deals), in the
+    order they first appear: games, wins, decisions and seconds added, the margin weighted by games."""
+    out: dict = {}
+    for r in rows:
+        key = (r.get("agent", f"search:{r['budget']}"), r["opponent"], r.get("target_score"))
+        c = out.setdefault(key, {**r, "games": 0, "wins": 0.0, "margin_sum": 0.0, "decisions": 0, "searched": 0,
+                                 "act_seconds": 0.0, "seconds": 0.0, "chunks": 0})
+        c["games"] += r["games"]
+        c["wins"] += r["wins"]
+        c["margin_sum"] += r["mean_margin"] * r["games"]
+        for k in ("decisions", "searched", "act_seconds", "seconds"):
+            c[k] += r[k]
+        c["chunks"] += 1
+    for c in out.values():
+        c["win_rate"] = c["wins"] / c["games"]
+        c["lo"], c["hi"] = wilson(c["wins"], c["games"])
+        c["mean_margin"] = c.pop("margin_sum") / c["games"]
+        c["decisions_per_second"] = c["decisions"] / max(c["act_seconds"], 1e-9)
+    return list(out.values())
 
 
 def to_markdown(rows: list[dict]) -> str:
@@ -118,8 +142,21 @@ def main(argv=None) -> int:
     p.add_argument("--target", type=int, default=7, help="target score of the games")
     p.add_argument("--seed", type=int, default=2024, help="tournament seed")
     p.add_argument("--bot", default=str(DEFAULT_BOT), help="bot file for the 'bot' opponent")
+    p.add_argument("--chunk", type=int, default=None,
+                   help="games per run (even, divides --games; default all): the pairs take turns chunk by chunk "
+                        "on distinct deals, so a stopped run still has every pair measured alike")
     p.add_argument("--out", default="runs/search", help="directory for rows.jsonl and table.md")
+    p.add_argument("--combine", action="store_true", help="only rebuild table.md from --out/rows.jsonl")
     args = p.parse_args(argv)
+    out = Path(args.out)
+    if args.combine:
+        rows = [json.loads(line) for line in (out / "rows.jsonl").read_text().splitlines() if line.strip()]
+        (out / "table.md").write_text(to_markdown(combine(rows)) + "\n")
+        print(to_markdown(combine(rows)))
+        return 0
+    chunk = args.chunk or args.games
+    if chunk < 2 or chunk % 2 or args.games % chunk:
+        p.error("--chunk must be an even number >= 2 that divides --games")
     if args.games < 2 or args.games % 2:
         p.error("--games must be an even number >= 2")
     for budget in args.budgets:
@@ -130,19 +167,20 @@ def main(argv=None) -> int:
     for opp in args.opponents:
         if opp not in ("heuristic", "bot", *PANEL):
             p.error(f"unknown opponent {opp!r}: use heuristic, bot or one of {sorted(PANEL)}")
-    out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     config = GameConfig(target_score=args.target)
     rows = []
-    for budget in args.budgets:
-        for opp in args.opponents:
-            row = measure(budget, opp, args.games, args.seed, config, args.bot)
-            rows.append(row)
-            with open(out / "rows.jsonl", "a") as f:
-                f.write(json.dumps(row) + "\n")
-            print(to_markdown([row]).splitlines()[-1], f"({row['seconds']:.0f} s)", flush=True)
-    (out / "table.md").write_text(to_markdown(rows) + "\n")
-    print(to_markdown(rows))
+    for k in range(args.games // chunk):
+        seed = args.seed + k * (chunk // 2)  # deal d of chunk k is deal k * chunk / 2 + d of the whole run
+        for budget in args.budgets:
+            for opp in args.opponents:
+                row = measure(budget, opp, chunk, seed, config, args.bot)
+                rows.append(row)
+                with open(out / "rows.jsonl", "a") as f:
+                    f.write(json.dumps(row) + "\n")
+                (out / "table.md").write_text(to_markdown(combine(rows)) + "\n")
+                print(to_markdown([row]).splitlines()[-1], f"(seed {seed}, {row['seconds']:.0f} s)", flush=True)
+    print(to_markdown(combine(rows)))
     return 0
 
 
