@@ -166,3 +166,15 @@ def test_the_generic_play_command_watches_gridiron_agents():
     text = "\n".join(printed)
     assert code == 0 and not errors, errors
     assert "search:1" in text and "spread_pass+power_run" in text
+
+
+def test_the_generic_tournament_command_takes_gridiron_names(capsys):
+    code = gt.main(["--game", "gridiron", "--config", '{"target_score": 1, "max_steps": 60}', "--agents",
+                    "heuristic", "team=spread_pass+power_run", "ball_control", "--games", "2", "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 0 and all(name in out for name in ("heuristic", "team", "ball_control"))
+    with pytest.raises(SystemExit) as stop:
+        gt.main(["--game", "gridiron", "--agents", "heuristic", "zone_blitz", "--games", "2", "--quiet"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "zone_blitz" in err and "power_run" in err and "search[:ROLLOUTS[:POLICY]]" in err
