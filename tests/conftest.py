@@ -43,6 +43,15 @@ def engine_path(request, monkeypatch):
     return request.param
 
 
+@pytest.fixture
+def vectorised_batches(monkeypatch):
+    """Every batch of more than one game steps through the vectorised handlers (engine.LONE_BATCH_LIMIT
+    1): for the tests whose reference for the batched path is a small batch."""
+    from gridiron_env.core import engine
+
+    monkeypatch.setattr(engine, "LONE_BATCH_LIMIT", 1)
+
+
 def legal(state, name: str, game: int = 0) -> bool:
     """The action ``name`` is legal in game ``game`` of ``state``."""
     from gridiron_env import action_id

@@ -19,6 +19,7 @@ from gridiron_env.core.pricing import pass_price
 from gridiron_env.core.scenario import position
 from gridiron_env.core.state import FIELDS, GAME_OVER, PLAY, SCRAMBLE, State
 
+pytestmark = pytest.mark.usefixtures("vectorised_batches")  # a batch of more than one is the vectorised path here
 CAP = 50
 CFG = GameConfig(max_steps=CAP)
 # What a truncation changes in the step that reaches the cap; every other field is the uncapped step's.

@@ -21,6 +21,7 @@ from gridiron_env.core.geometry import TAGS
 from gridiron_env.core.scenario import hidden_ball_scramble, position
 from gridiron_env.core.state import GAME_OVER, PHASE_NAMES, SCRAMBLE, SPECIALS_PICK
 
+pytestmark = pytest.mark.usefixtures("vectorised_batches")  # a batch of more than one is the vectorised path here
 CONFIGS = (GameConfig(), GameConfig(specials=False, kick_mode="paper"),
            GameConfig(target_score=7, max_steps=150, max_rolls_per_down=2, longest_punt=5))
 # An error names a line ("line 12") or a key ("key 'rolls'"); "diagram:" alone only for non-text input.

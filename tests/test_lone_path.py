@@ -17,6 +17,7 @@ from gridiron_env.core import engine, rules
 from gridiron_env.core.chance import ScriptedChance
 from gridiron_env.core.state import FIELDS, GAME_OVER, PLAY, SCRAMBLE
 
+pytestmark = pytest.mark.usefixtures("vectorised_batches")  # a batch of more than one is the vectorised path here
 BATCH = 3
 
 

@@ -10,6 +10,8 @@ from gridiron_env.core import IllegalActionError, State, action_id, action_name,
 from gridiron_env.core.actions import NUM_ACTIONS
 from gridiron_env.core.invariants import check_invariants
 
+pytestmark = pytest.mark.usefixtures("vectorised_batches")  # a batch of more than one is the vectorised path here
+
 
 def random_legal(legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly random legal action per game (0 for finished games)."""

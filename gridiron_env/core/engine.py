@@ -11,6 +11,8 @@ legal mask in ``legal.py``; a batch of one steps through ``lone.py`` (see there)
 
 from __future__ import annotations
 
+from operator import and_
+
 import numpy as np
 
 from ..config import DEFAULT_CONFIG, GameConfig
@@ -974,30 +976,51 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
     if state.phase.shape[0] == 1 and (
             active is None or (type(active) is np.ndarray and active.dtype == np.bool_ and active.shape == (1,)
                                and active.item())):
-        lone = _lone.step_one(state, actions, config, chance)  # plain Python over the one game (see lone.py)
+        lone = _lone.step_one(state, actions, config, chance, reuse_input)  # plain Python (lone.py)
         if lone is not None:
             return lone
     batch_size = state.batch_size
     actions, huge = _check_actions(actions, batch_size)
-    stepping = ~state.terminated & ~state.truncated
     if active is not None:
         mask = np.asarray(active)
         if mask.dtype != np.bool_ or mask.shape != (batch_size,):
             raise ValueError(f"active must be None or a bool array of shape ({batch_size},) (True: step that "
                              f"game), got {_describe(active)}")
-        stepping &= mask
-    live = stepping.nonzero()[0]
-    if huge is not None and live.size:
-        _raise_illegal(state, int(live[0]), huge)
-    a = actions[batch_rows(state, live)].astype(np.int64)
-    in_space = a.view(np.uint64) < A.NUM_ACTIONS  # negative ids wrap to huge values
-    ok = in_space & state.legal[live, np.where(in_space, a, 0)]
-    if not ok.all():
-        bad = int(np.flatnonzero(~ok)[0])
-        game = int(live[bad])
-        _raise_illegal(state, game, int(actions[game]))  # (the id as given: a uint64 past int64 too)
-    # in place only when every field is C-contiguous: the handlers write through flat views
-    s = state if reuse_input and state.is_contiguous() else state.copy()
+    if batch_size <= LONE_BATCH_LIMIT and (chance is None or type(chance) is CounterChance):
+        # A small batch: checked and stepped game by game (see LONE_BATCH_LIMIT); the same checks, in the
+        # same order, as the batched ones below.
+        go = [not (over or cap) for over, cap in zip(state.terminated.tolist(), state.truncated.tolist())]
+        live = [game for game, on in enumerate(go if active is None else map(and_, go, mask.tolist())) if on]
+        if huge is not None and live:
+            _raise_illegal(state, live[0], huge)
+        ids, legal = actions.tolist(), state.legal  # (the ids as given: a uint64 past int64 too)
+        for game in live:
+            action = ids[game]
+            if not (0 <= action < A.NUM_ACTIONS and legal.item(game, action)):
+                _raise_illegal(state, game, action)
+        s = state if reuse_input else state.copy()
+        declined = _step_game_by_game(s, live, ids, config, chance)
+        if not declined:
+            return s
+        live = np.array(declined, dtype=np.int64)  # (none, unless the lone path is switched off)
+        a = actions[live].astype(np.int64)
+    else:
+        stepping = ~state.terminated & ~state.truncated
+        if active is not None:
+            stepping &= mask
+        live = stepping.nonzero()[0]
+        if huge is not None and live.size:
+            _raise_illegal(state, int(live[0]), huge)
+        a = actions[batch_rows(state, live)].astype(np.int64)
+        in_space = a.view(np.uint64) < A.NUM_ACTIONS  # negative ids wrap to huge values
+        ok = in_space & state.legal[live, np.where(in_space, a, 0)]
+        if not ok.all():
+            bad = int(np.flatnonzero(~ok)[0])
+            game = int(live[bad])
+            _raise_illegal(state, game, int(actions[game]))  # (the id as given: a uint64 past int64 too)
+        s = state if reuse_input else state.copy()
+    if s is state and not s.is_contiguous():  # the handlers write through flat views: in place only then
+        s = state.copy()
     STEP.config, STEP.chance = config, chance or CounterChance()
     try:
         _apply(s, live, a)
@@ -1010,6 +1033,24 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
     finally:
         STEP.chance = None
     return s
+
+
+# Batches of up to LONE_BATCH_LIMIT games step game by game through lone.py, each game in place on its
+# rows: below it the vectorised handlers' fixed cost (a few hundred numpy calls a step, whatever the batch)
+# outweighs what they save per game. Measured (benchmarks/engine_speed.py, the in-place step): the lone
+# path plays 51,000-57,000 game-steps/s at every batch size, the vectorised one 24,000 at 16 games, 44,000
+# at 40, 50,000 at 48 and 60,000 at 64. Only with the counter streams: each game draws from its own
+# stream, so the order the games are stepped in changes nothing (a scripted chance source is asked in the
+# batched order, so it goes the batched way). The tests whose reference for the vectorised path is a small
+# batch set it to 1 (tests/conftest.py, ``vectorised_batches``).
+LONE_BATCH_LIMIT = 48
+
+
+def _step_game_by_game(s: State, games, actions, config, chance) -> list:
+    """Step each of ``games`` (ints; ``actions``: every game's action id, the stepped ones checked legal)
+    through lone.step_one, in place on its one-row views of ``s``; returns the games it declined, in order."""
+    views = s.game_views()
+    return [game for game in games if _lone.step_one(views[game], actions[game], config, chance, True) is None]
 
 
 def start_drive(state: State, games, team, los_row, lane, config: GameConfig | None = None) -> None:

@@ -273,9 +273,9 @@ def _fill_scalars(array, first: int, s: State, v, config: GameConfig) -> None:
 
 # --- one game: plain Python on scalars ------------------------------------------------------------------
 # An env stepping one game (PettingZoo, a lone Gymnasium env) calls the encoder on a batch of one, where
-# the ~60 numpy calls of the batched path cost far more than the arithmetic. The same formulas on Python
-# ints and floats (IEEE doubles, as numpy's float64) give the same values bit for bit; the list is turned
-# into float32 once. Any change to a formula must be made in both paths (and their outputs compared).
+# the ~60 numpy calls of the batched path cost far more than the arithmetic; a small batch is encoded
+# game by game the same way (SMALL_BATCH_OBSERVE). The same formulas on Python ints and floats (IEEE
+# doubles, as numpy's float64) give the same values bit for bit; the lists are turned into float32 once. Any change to a formula must be made in both paths (and their outputs compared).
 _ROW_L, _LANE_L = SQUARE_ROW.tolist(), SQUARE_LANE.tolist()
 _FG_L = _FG_BY_FRAME_ROW.tolist()
 _SLOT_ORDER_L = _SLOT_ORDER.tolist()
@@ -284,18 +284,21 @@ _SCALAR_AT_L = [_AT[name] for name in ("down", "phase", "own_special", "other_sp
 _LAST_SQUARE = N_SQUARES - 1
 
 
-def _one_viewer(s: State, team) -> int | None:
-    """The viewer of a batch of one as an int, or None when ``team`` is not one team (batched path)."""
+def _small_viewers(s: State, team) -> list | None:
+    """The viewer of each game as a list of ints (``_viewer``'s values: a finished game's -1 reads as team
+    one), or None when ``team`` is not one team or one per game (the batched path answers it)."""
+    B = s.batch_size
     if team is None:
-        t = int(s.to_act[0])
-    elif isinstance(team, (int, np.integer)) and not isinstance(team, bool):
-        t = int(team)
+        return [0 if t < 0 else t for t in s.to_act.tolist()]
+    if isinstance(team, (int, np.integer)) and not isinstance(team, bool):
+        teams = [int(team)] * B
     else:
         arr = np.asarray(team)
-        if arr.size != 1 or arr.ndim > 1 or arr.dtype.kind not in "iu":
+        if arr.dtype.kind not in "iu" or arr.ndim > 1 or arr.size != (1 if arr.ndim == 0 else B):
             return None
-        t = int(arr.reshape(()))
-    return 0 if t < 0 else (t if t in (0, 1) else None)
+        teams = arr.reshape(-1).tolist() * (B if arr.ndim == 0 else 1)
+    teams = [0 if t < 0 else t for t in teams]
+    return teams if all(t == 0 or t == 1 for t in teams) else None
 
 
 def _frame_one(square: int, v: int) -> int:
@@ -374,13 +377,25 @@ def _players_one(s: State, v: int) -> list:
 
 
 _DEFAULT_CONFIG = GameConfig()
+# observe encodes batches of up to this many games with the one-game formulas, game by game: below it the
+# batched encoder's ~60 numpy calls cost more than the plain Python (benchmarks/engine_speed.py).
+SMALL_BATCH_OBSERVE = 8
+
+
+def _clip_scalars(out):
+    """Clip the scalars of a ``features`` array in place (np.clip's bounds as two ufuncs on the view: the
+    same values, without np.clip's wrapper cost; the players' values are in [-1, 1] already)."""
+    scalars = out[:, PLAYERS_SIZE:]
+    np.minimum(np.maximum(scalars, OBS_LOW, out=scalars), OBS_HIGH, out=scalars)
+    return out
 
 
 def observe_scalars(state: State, team=None, config: GameConfig | None = None) -> np.ndarray:
     """float32 [batch, SCALARS_SIZE]: the non-board part, from ``team``'s side (default: team to act)."""
     config = config or _DEFAULT_CONFIG
-    if state.batch_size == 1 and (v1 := _one_viewer(state, team)) is not None:
-        out = np.array([_scalars_one(state, v1, config)], dtype=np.float32)
+    if state.batch_size <= SMALL_BATCH_OBSERVE and (viewers := _small_viewers(state, team)) is not None:
+        out = np.array([_scalars_one(one, v, config) for one, v in zip(state.game_views(), viewers)],
+                       dtype=np.float32)
         return np.clip(out, OBS_LOW, OBS_HIGH, out=out)
     out = np.zeros((state.batch_size, SCALARS_SIZE), dtype=np.float32)
     _fill_scalars(out, 0, state, _viewer(state, team), config)
@@ -391,14 +406,12 @@ def observe(state: State, team=None, config: GameConfig | None = None) -> np.nda
     """float32 [batch, FEATURES_SIZE]: the ``features`` form, from ``team``'s side (default: to act)."""
     s = state
     config = config or _DEFAULT_CONFIG
-    if s.batch_size == 1 and (v1 := _one_viewer(s, team)) is not None:
-        out = np.array([_players_one(s, v1) + _scalars_one(s, v1, config)], dtype=np.float32)
-        # np.clip's bounds as two ufuncs on the view: the same values, without np.clip's wrapper cost
-        scalars = out[:, PLAYERS_SIZE:]
-        np.minimum(np.maximum(scalars, OBS_LOW, out=scalars), OBS_HIGH, out=scalars)
-        return out
-    v = _viewer(s, team)
     B = s.batch_size
+    if B <= SMALL_BATCH_OBSERVE and (viewers := _small_viewers(s, team)) is not None:
+        # a small batch: the one-game formulas game by game (see SMALL_BATCH_OBSERVE)
+        return _clip_scalars(np.array([_players_one(one, v) + _scalars_one(one, v, config)
+                                       for one, v in zip(s.game_views(), viewers)], dtype=np.float32))
+    v = _viewer(s, team)
     swap = s.offence != v  # the viewer is on defence: the other team's slots (0-10) come second
     squares = s.player_square
     squares = np.where(swap[:, None], squares[:, _SLOT_ORDER[1]], squares)  # viewer slot order

@@ -8,6 +8,7 @@ team on offence at the snap (``offence``), slots 11-21 to the team on defence; t
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from operator import attrgetter, is_
 
 import numpy as np
 
@@ -59,6 +60,10 @@ FIELDS = {
     "rng_counter": (np.uint64, (), 0, "draws taken from the stream"),
     "legal": (np.bool_, (NUM_ACTIONS,), False, "legal actions of the team to act (cached mask)"),
 }
+
+
+_GAME_VIEWS = "_game_views"  # State.game_views' cache, beside the fields in the instance's __dict__
+_FIELD_ARRAYS = attrgetter(*FIELDS)  # a State's field arrays, as a tuple in FIELDS order
 
 
 @dataclass
@@ -126,6 +131,26 @@ class State:
         fields_ = self.__dict__
         new.__dict__.update({name: fields_[name].copy() for name in FIELDS})
         return new
+
+    def game_views(self) -> list["State"]:
+        """Each game as a batch of one whose fields are one-row views of this batch's (writes to one land
+        here): what the small-batch paths step and read game by game. Kept on the state while its fields
+        are the same arrays (an env steps and observes one state in place), made anew otherwise."""
+        if self.phase.shape[0] == 1:
+            return [self]
+        arrays = _FIELD_ARRAYS(self)
+        kept = self.__dict__.get(_GAME_VIEWS)
+        # (a deep copy or an unpickled state holds copies, not views: its first view's base tells)
+        if kept is not None and all(map(is_, kept[0], arrays)) and kept[1][0].phase.base is arrays[0]:
+            return kept[1]
+        views = []
+        for game in range(self.batch_size):
+            view = object.__new__(State)
+            rows = slice(game, game + 1)
+            view.__dict__.update(zip(FIELDS, [a[rows] for a in arrays]))
+            views.append(view)
+        self.__dict__[_GAME_VIEWS] = (arrays, views)
+        return views
 
     def is_contiguous(self) -> bool:
         """Every field is one C-contiguous block (as ``empty``, ``copy`` and ``take`` make them)."""
