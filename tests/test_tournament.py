@@ -173,7 +173,7 @@ def test_markdown_and_files(small, tmp_path):
     for name in small.names:
         assert f"| {name} |" in md
     assert "win rate (95% CI)" in md and "Elo" in md
-    paths = small.save(tmp_path / "out", plot_backend="numpy")
+    paths = small.save(tmp_path / "out", plot_backend="matplotlib")
     for kind in ("pairs", "standings", "games", "markdown", "plot"):
         assert paths[kind].is_file() and paths[kind].stat().st_size > 0
     assert paths["markdown"].read_text() == md
@@ -186,17 +186,27 @@ def test_markdown_and_files(small, tmp_path):
     height, width, _ = small.plot_image().shape
     assert _png_size(paths["plot"]) == (width, height)
     assert width >= 200 and height >= 200
-    # "auto" uses matplotlib when it is installed, else the numpy renderer: a valid PNG either way
-    backend = small.save_plot(tmp_path / "auto.png")
-    assert backend in ("matplotlib", "numpy")
-    w, h = _png_size(tmp_path / "auto.png")
-    assert w > 100 and h > 100
+    assert "plot" not in small.save(tmp_path / "none", plot_backend="none")
+    assert not (tmp_path / "none" / "results.png").exists()
+    with pytest.raises(ValueError, match="plot_backend"):
+        small.save(tmp_path / "bad", plot_backend="numpy")
 
 
 def test_plot_image_is_drawn(small):
     img = small.plot_image()
     assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
     assert (img != 255).any(axis=2).mean() > 0.05  # cells, bars and text, not a blank page
+
+
+def test_elo_intervals_in_the_tables(small):
+    elo = small.elo()
+    low, high = small.elo_interval()
+    assert (low <= elo + 1e-6).all() and (elo <= high + 1e-6).all()
+    assert low[small.anchor] == high[small.anchor] == 1000.0
+    rows = {r["agent"]: r for r in small.agent_rows()}
+    for i, name in enumerate(small.names):
+        assert rows[name]["elo_low"] == low[i] and rows[name]["elo_high"] == high[i]
+        assert f"{elo[i]:.0f} ({low[i]:.0f}-{high[i]:.0f})" in small.to_markdown()
 
 
 # ------------------------------------------------------------------------------------------- agents, CLI
@@ -241,7 +251,7 @@ def test_cli_end_to_end(tmp_path, capsys):
     out = tmp_path / "run"
     code = main(["--agents", "first", f"tiny=bot:{tmp_path / 'tiny.npz'}@1.0", "--games", "2", "--seed", "4",
                  "--target-score", "3", "--max-steps", "200", "--out", str(out), "--quiet",
-                 "--plot-backend", "numpy"])
+                 "--plot-backend", "matplotlib"])
     assert code == 0
     printed = capsys.readouterr().out
     assert "| first |" in printed and "| tiny |" in printed and "results.csv" in printed

@@ -9,6 +9,10 @@ the net chosen by each row's ``on_offence`` feature).
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import warnings
+
 import numpy as np
 
 from agents.bot import MASKED_LOGIT, Bot, BotFileError, read_bot_file, short_reason
@@ -77,18 +81,57 @@ class _PairModule:
 
 
 def export_onnx(offence_policy, defence_policy, path) -> None:
-    """Write one ONNX file for the pair (needs torch, onnx and onnxscript)."""
+    """Write one ONNX file for the pair (needs torch and the ``export`` extra: onnx, onnxscript;
+    ``gridiron_env.extras.MissingExtra`` otherwise)."""
     import torch
 
+    require_onnx_export()
     module = _PairModule.build(offence_policy, defence_policy)
     observation = torch.zeros((2, FEATURES_SIZE), dtype=torch.float32)
     mask = torch.ones((2, NUM_ACTIONS), dtype=torch.float32)
     batch = torch.export.Dim("batch")
-    with torch.no_grad():
+    with torch.no_grad(), quiet_onnx_export():
         torch.onnx.export(
             module, (observation, mask), str(path), input_names=["observation", "action_mask"],
             output_names=["action", "logits"], dynamic_shapes={"observation": {0: batch}, "action_mask": {0: batch}},
-            external_data=False, dynamo=True)
+            external_data=False, dynamo=True, verbose=False)
+
+
+def require_onnx_export() -> None:
+    """MissingExtra (one line naming the ``export`` extra) unless onnx and onnxscript are installed."""
+    from gridiron_env.extras import require
+
+    for module in ("onnx", "onnxscript"):
+        require(module, "the ONNX export")
+
+
+class _DropTorchvisionNotice(logging.Filter):
+    def filter(self, record) -> bool:
+        return not str(record.msg).startswith("torchvision is not installed")
+
+
+# The exporter's notices that say nothing about our graph: torch.export's own deprecated LeafSpec (torch
+# 2.13), and the batch axis both inputs share (named once, as intended).
+_EXPORT_WARNINGS = ((FutureWarning, r"`isinstance\(treespec, LeafSpec\)` is deprecated"),
+                    (UserWarning, r"# The axis name: .* will not be used, since it shares"))
+_REGISTRATION_LOGGER = "torch.onnx._internal.exporter._registration"
+
+
+@contextlib.contextmanager
+def quiet_onnx_export():
+    """Around ``torch.onnx.export(..., dynamo=True, verbose=False)``: drops the exporter's chatter that is
+    not about the model (its torchvision-ops notice and the warnings of ``_EXPORT_WARNINGS``); any other
+    warning or log record still shows."""
+    logger = logging.getLogger(_REGISTRATION_LOGGER)
+    notice = _DropTorchvisionNotice()
+    logger.addFilter(notice)
+    try:
+        with warnings.catch_warnings():
+            for category, message in _EXPORT_WARNINGS:
+                warnings.filterwarnings("ignore", message=message, category=category)
+            yield
+    finally:
+        logger.removeFilter(notice)
 
 
 class OnnxBot:
@@ -104,7 +147,9 @@ class OnnxBot:
     OUTPUTS = (("action", "tensor(int64)", None), ("logits", "tensor(float)", "actions"))
 
     def __init__(self, path, features_size: int | None = None, num_actions: int | None = None):
-        import onnxruntime  # ImportError (with its own message) when the export extra is not installed
+        from gridiron_env.extras import require
+
+        onnxruntime = require("onnxruntime", "an ONNX bot")  # MissingExtra naming the export extra
 
         data, self.name = read_bot_file(path)
         self.features_size = FEATURES_SIZE if features_size is None else int(features_size)

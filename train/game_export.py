@@ -387,9 +387,14 @@ def _torch_module(layers, activation: str):
 
 def export_onnx(policy, path, game, variant: str | None = None) -> None:
     """Write one self-contained ONNX file of ``policy`` (see the module docstring; needs torch, onnx,
-    onnxscript). The graph is built from the same weights as the numpy file, so both choose alike."""
-    import onnx
+    onnxscript: ``gridiron_env.extras.MissingExtra`` otherwise). The graph is built from the same weights as
+    the numpy file, so both choose alike."""
     import torch
+
+    from .export import quiet_onnx_export, require_onnx_export
+
+    require_onnx_export()
+    import onnx
 
     spec = get_game(game)
     layers, activation = policy_layers(policy)
@@ -398,7 +403,7 @@ def export_onnx(policy, path, game, variant: str | None = None) -> None:
     observation = torch.zeros((2, spec.observation_size), dtype=torch.float32)
     mask = torch.ones((2, spec.num_actions), dtype=torch.float32)
     batch = torch.export.Dim("batch")
-    with torch.no_grad():
+    with torch.no_grad(), quiet_onnx_export():
         torch.onnx.export(module, (observation, mask), str(path), input_names=["observation", "action_mask"],
                           output_names=["action", "logits"],
                           dynamic_shapes={"observation": {0: batch}, "action_mask": {0: batch}},

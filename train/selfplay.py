@@ -32,9 +32,11 @@ changing nothing in ``out``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,8 +63,9 @@ class TrainConfig:
     """Settings of a training run. Units: steps are learner actions summed over the batch of games.
 
     minutes: wall-clock budget from the start of the job to the end of the last PPO round, the imitation
-        warm start included (a slow machine gets fewer rounds, not a longer job; at least one round runs);
-        export and evaluation come on top (about 2 minutes).
+        warm start included (a slow machine gets fewer rounds, not a longer job; at least one round runs,
+        and the last ends within about half a round of the budget); export and evaluation come on top
+        (about 2 minutes).
     teacher: the warm start's teacher: "heuristic", a panel style, or "OFFENCE+DEFENCE" (two panel styles,
         ``agents.panel.composite``). It also joins the league as a fixed member.
     imitation_games: teacher games recorded for the warm start, against the fixed members in turn (0 skips
@@ -257,27 +260,29 @@ def train(cfg: TrainConfig, log=print) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     (out / "train_config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=2))
 
-    # the teacher's moves: the warm start's samples, and held-out games the rounds' agreement is measured on
-    held_out = None
-    if cfg.imitation_games:
-        t0 = time.perf_counter()
-        teacher, opponents = make_teacher(cfg.teacher), list(fixed_members(cfg.opponents).values())
-        held_out = by_side(record_teacher_games(teacher, opponents, max(2, cfg.imitation_games // 16),
-                                                cfg.seed + 78_787, game_config))
-        if not resumed:
-            summary.update(warm_start(models, teacher, opponents, cfg.imitation_games, cfg.dagger_rounds,
-                                      cfg.imitation_epochs, cfg.imitation_lr, cfg.seed + 77, game_config, log))
-            log(f"imitation took {time.perf_counter() - t0:.0f} s")
+    # the bar counts the budget's seconds from the start of the job, imitation included, and ticks while a
+    # round runs; it appears once the checkpoints are accepted; log lines go above it
+    with _budget_bar(cfg, started) as bar:
+        if cfg.progress_bar and log is print:
+            log = bar.write
+        # the teacher's moves: the warm start's samples, and held-out games the rounds' agreement is measured on
+        held_out = None
+        if cfg.imitation_games:
+            bar.set_description("imitation")
+            t0 = time.perf_counter()
+            teacher, opponents = make_teacher(cfg.teacher), list(fixed_members(cfg.opponents).values())
+            held_out = by_side(record_teacher_games(teacher, opponents, max(2, cfg.imitation_games // 16),
+                                                    cfg.seed + 78_787, game_config))
+            if not resumed:
+                summary.update(warm_start(models, teacher, opponents, cfg.imitation_games, cfg.dagger_rounds,
+                                          cfg.imitation_epochs, cfg.imitation_lr, cfg.seed + 77, game_config, log))
+                log(f"imitation took {time.perf_counter() - t0:.0f} s")
 
-    deadline = started + cfg.minutes * 60
-    rounds = 0
-    writer = _league_writer(out / "tensorboard" / "league")
-    from tqdm import tqdm
-
-    # the bar runs over the time budget (seconds); its postfix shows the latest league figures
-    with tqdm(total=int(cfg.minutes * 60), unit="s", desc="league", disable=not cfg.progress_bar) as bar:
-        bar.update(min(bar.total, int(time.perf_counter() - started)))
-        while rounds == 0 or time.perf_counter() < deadline:  # at least one round, however slow the start
+        deadline = started + cfg.minutes * 60
+        rounds, round_seconds = 0, 0.0
+        writer = _league_writer(out / "tensorboard" / "league")
+        bar.set_description("league")
+        while _another_round(rounds, time.perf_counter(), deadline, round_seconds):
             index = rounds_before["offence"] + rounds
             t0 = time.perf_counter()
             learn_round(models, seats, cfg, round_variants(variants, index, groups), index)
@@ -287,7 +292,7 @@ def train(cfg: TrainConfig, log=print) -> dict:
             figures = league_round(league, models, index, cfg, game_config, writer, held_out,
                                    seconds={"learn": t1 - t0})
             rounds += 1
-            bar.n = min(bar.total, int(time.perf_counter() - started))
+            round_seconds = time.perf_counter() - t0
             bar.set_postfix(_short(figures))
             if not cfg.progress_bar:
                 log(" | ".join(f"{k} {v}" for k, v in _short(figures).items()))
@@ -298,14 +303,17 @@ def train(cfg: TrainConfig, log=print) -> dict:
     summary["rounds"] = rounds
     summary["total_rounds"] = rounds_before["offence"] + rounds
     summary["train_seconds"] = time.perf_counter() - started
+    log(f"trained {summary['train_seconds']:.0f} s (budget {cfg.minutes * 60:.0f} s): {rounds} league round(s)")
 
+    t0 = time.perf_counter()
     bot = pair_bot(models)
     bot.save(out / "bot.npz")
     try:
         export_onnx(models["offence"].policy, models["defence"].policy, out / "bot.onnx")
     except ImportError as err:  # onnx / onnxscript not installed: the numpy bot is enough to play
-        log(f"ONNX export skipped: {err}")
+        log(f"ONNX export skipped, bot.npz is written: {err}")
     summary["bot"] = str(out / "bot.npz")
+    summary["export_seconds"] = time.perf_counter() - t0
     if cfg.level_games:
         from train.levels import store_levels
 
@@ -318,11 +326,60 @@ def train(cfg: TrainConfig, log=print) -> dict:
             ", ".join(f"{name} {t:g} ({r:.0%})" for name, t, r in zip(LEVELS, temperatures, rates)))
 
     if cfg.eval_games:
+        t0 = time.perf_counter()
         summary["evaluation"] = evaluate(out / "bot.npz", cfg.eval_games, cfg.seed + 2024, game_config, log,
                                          cfg.opponents)
         (out / "evaluation.md").write_text(summary["evaluation"]["markdown"])
+        summary["evaluation_seconds"] = time.perf_counter() - t0
+    summary["total_seconds"] = time.perf_counter() - started
     (out / "summary.json").write_text(json.dumps({k: v for k, v in summary.items() if k != "evaluation"}, indent=2))
     return summary
+
+
+def _another_round(rounds: int, now: float, deadline: float, round_seconds: float) -> bool:
+    """Whether the league starts another round: always a first one, however slow the start; after that only
+    while it is expected (the last round's ``round_seconds`` as the estimate) to end nearer the deadline than
+    stopping now, so the rounds end within about half a round of the budget rather than a whole round past
+    it."""
+    return rounds == 0 or now + round_seconds / 2 < deadline
+
+
+@contextlib.contextmanager
+def _budget_bar(cfg: TrainConfig, started: float):
+    """tqdm's bar over the budget in seconds since ``started`` (``time.perf_counter``), moved every second by
+    a thread so that it advances while a round runs; past the budget its total grows with the count, and
+    when the block ends normally the total is the seconds actually taken (the rounds end within about half
+    a round of the budget)."""
+    from tqdm import tqdm
+
+    def elapsed() -> int:
+        return int(time.perf_counter() - started)
+
+    total = max(1, round(cfg.minutes * 60))
+    bar = tqdm(total=total, initial=min(total, elapsed()), desc="setup", disable=not cfg.progress_bar,
+               dynamic_ncols=True, bar_format="{desc}{percentage:3.0f}%|{bar}| {n}/{total} s{postfix}")
+    stop = threading.Event()
+
+    def tick():
+        while not stop.wait(1.0):
+            bar.n = elapsed()
+            bar.total = max(bar.total, bar.n)  # a last round that runs past the budget: the count goes on
+            bar.refresh()
+
+    ticker = threading.Thread(target=tick, name="budget-bar", daemon=True)
+    if cfg.progress_bar:
+        ticker.start()
+    finished = False
+    try:
+        yield bar
+        finished = True
+    finally:
+        stop.set()
+        if ticker.is_alive():
+            ticker.join()
+        if finished:
+            bar.total = bar.n = max(1, elapsed())
+        bar.close()
 
 
 def league_round(league, models, index: int, cfg: TrainConfig, game_config: GameConfig, writer=None,

@@ -44,8 +44,9 @@ Files (:meth:`TournamentResult.save`):
   ``winner`` empty for a truncated game);
 - ``results.md`` - :meth:`TournamentResult.to_markdown`: the standings, the win-rate matrix, the pairs;
 - ``results.png`` - the plot: the pairwise win-rate heatmap (row agent against column agent, with
-  the 95% intervals) and the Elo bar chart. Drawn with matplotlib when it is installed, else by a small
-  numpy renderer (no extra dependency).
+  the 95% Wilson intervals) and the Elo bar chart with 95% bootstrap intervals
+  (``train.ratings.elo_intervals``). Drawn with matplotlib, the ``plot`` extra; without it the other
+  files are written and the command says which extra to install.
 
 Command line::
 
@@ -73,16 +74,18 @@ import numpy as np
 from agents.base import _accepts_games
 from gridiron_env.config import GameConfig
 from gridiron_env.core.engine import init, step
+from gridiron_env.extras import exit_on_missing_extra, install_hint, require
 
-from .ratings import elo_ratings, wilson_interval
+from .ratings import elo_intervals, elo_ratings, wilson_interval
 
 DEFAULT_BATCH_SIZE = 1024
 ANCHOR_RATING = 1000.0
+PLOT_BACKENDS = ("auto", "matplotlib", "none")
 
 PAIR_COLUMNS = (
     "agent", "opponent", "games", "wins", "losses", "truncations", "win_rate", "win_low", "win_high",
     "points_for", "points_against", "points_per_drive", "length", "as_team_one", "opened", "elo",
-    "opponent_elo",
+    "elo_low", "elo_high", "opponent_elo",
 )
 GAME_COLUMNS = (
     "game", "pair", "deal", "seed", "team_one", "team_two", "opener", "winner", "score_one", "score_two",
@@ -110,12 +113,14 @@ class OnnxAgent:
     """An exported ONNX bot (``train.export.OnnxBot``, needs onnxruntime) as an agent: best action."""
 
     def __init__(self, path, name: str = "onnx"):
+        from gridiron_env.extras import MissingExtra
+
         from .export import OnnxBot
 
         try:
             self.runtime = OnnxBot(path)
-        except ImportError as err:
-            raise ImportError(f"onnx:{path} needs onnxruntime (pip install onnxruntime): {err}") from None
+        except MissingExtra as err:
+            raise MissingExtra(err.module, f"the agent onnx:{path}") from None
         self.name = name
 
     def reset(self, seeds) -> None:
@@ -308,20 +313,47 @@ class TournamentResult:
             self._cache["elo"] = elo_ratings(score, games, anchor=self.anchor, anchor_rating=ANCHOR_RATING)
         return self._cache["elo"]
 
+    def outcome_matrices(self) -> tuple[np.ndarray, np.ndarray]:
+        """(wins[i, j], draws[i, j]): games agent i won against j, and the truncated games of the pair."""
+        n = len(self.names)
+        s = self._sides()
+        wins = np.zeros((n, n))
+        draws = np.zeros((n, n))
+        np.add.at(wins, (s["agent"], s["opp"]), s["won"])
+        np.add.at(draws, (s["agent"], s["opp"]), s["trunc"])
+        return wins, draws
+
+    def elo_interval(self) -> tuple[np.ndarray, np.ndarray]:
+        """95% bootstrap intervals of :meth:`elo` (``train.ratings.elo_intervals``, seeded by the
+        tournament's seed): (low [n_agents], high [n_agents]); the anchor's is its fixed 1000."""
+        if "elo_interval" not in self._cache:
+            self._cache["elo_interval"] = elo_intervals(*self.outcome_matrices(), anchor=self.anchor,
+                                                        anchor_rating=ANCHOR_RATING, seed=self.seed)
+        return self._cache["elo_interval"]
+
+    def unbeaten(self) -> np.ndarray:
+        """bool [n_agents]: agents that lost no game (the games give their rating no upper bound)."""
+        wins, _ = self.outcome_matrices()
+        return wins.sum(axis=0) == 0
+
     def pair_rows(self) -> list[dict]:
         """One row per ordered pair (agent, opponent) that played, in agent order then opponent order."""
         s, elo, rows = self._sides(), self.elo(), []
+        low, high = self.elo_interval()
         for i, a in enumerate(self.names):
             for j, b in enumerate(self.names):
                 sel = (s["agent"] == i) & (s["opp"] == j)
                 if i != j and sel.any():
-                    rows.append(self._row(sel, a, b) | dict(elo=float(elo[i]), opponent_elo=float(elo[j])))
+                    rows.append(self._row(sel, a, b) | dict(elo=float(elo[i]), elo_low=float(low[i]),
+                                                            elo_high=float(high[i]), opponent_elo=float(elo[j])))
         return rows
 
     def agent_rows(self) -> list[dict]:
         """One row per agent over all its games (``opponent`` = "ALL"), best Elo first."""
         s, elo = self._sides(), self.elo()
-        rows = [self._row(s["agent"] == i, a, "ALL") | dict(elo=float(elo[i]), opponent_elo=float("nan"))
+        low, high = self.elo_interval()
+        rows = [self._row(s["agent"] == i, a, "ALL") | dict(elo=float(elo[i]), elo_low=float(low[i]),
+                                                            elo_high=float(high[i]), opponent_elo=float("nan"))
                 for i, a in enumerate(self.names)]
         order = np.argsort(-elo, kind="stable")
         return [rows[k] for k in order]
@@ -336,13 +368,16 @@ class TournamentResult:
                f"Game: target score {cfg.target_score}, specials {'on' if cfg.specials else 'off'}, "
                f"kick mode {cfg.kick_mode}, max steps {cfg.max_steps}. A truncated game counts half a win. "
                f"Win rates with 95% Wilson intervals; Elo anchored at {ANCHOR_RATING:.0f} on "
-               f"{self.names[self.anchor]}. {self.seconds:.1f} s.",
+               f"{self.names[self.anchor]}, with 95% bootstrap intervals (games resampled within each pair)"
+               f"{_UNBEATEN_NOTE if self.unbeaten().any() else ''}. {self.seconds:.1f} s.",
                "",
-               "| rank | agent | Elo | games | W | L | T | win rate (95% CI) | points for / game | "
+               "| rank | agent | Elo (95% CI) | games | W | L | T | win rate (95% CI) | points for / game | "
                "points against / game | points / drive | length |",
                "|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|"]
+        unbeaten = dict(zip(self.names, self.unbeaten()))
         for rank, r in enumerate(self.agent_rows(), 1):
-            out.append(f"| {rank} | {r['agent']} | {r['elo']:.0f} | {r['games']} | {r['wins']} | {r['losses']} | "
+            elo = f"{r['elo']:.0f} ({r['elo_low']:.0f}-{r['elo_high']:.0f}){'*' if unbeaten[r['agent']] else ''}"
+            out.append(f"| {rank} | {r['agent']} | {elo} | {r['games']} | {r['wins']} | {r['losses']} | "
                        f"{r['truncations']} | {_rate(r)} | {r['points_for']:.2f} | {r['points_against']:.2f} | "
                        f"{_num(r['points_per_drive'])} | {r['length']:.0f} |")
         matrix = self.win_matrix()
@@ -394,29 +429,21 @@ class TournamentResult:
                 for g in range(self.n_games)]
 
     def plot_image(self) -> np.ndarray:
-        """The plot as an H x W x 3 uint8 image, drawn with numpy only (no matplotlib)."""
-        return _render_plot(self)
+        """The plot (see :meth:`save_plot`) as an H x W x 3 uint8 image."""
+        return _plot_matplotlib(self, None)
 
-    def save_plot(self, path, backend: str = "auto") -> str:
-        """Write the plot as a PNG. ``backend``: "matplotlib", "numpy", or "auto" (matplotlib when it is
-        installed, else numpy). Returns the backend used."""
-        if backend not in ("auto", "matplotlib", "numpy"):
-            raise ValueError(f"backend must be 'auto', 'matplotlib' or 'numpy', got {backend!r}")
-        if backend in ("auto", "matplotlib"):
-            try:
-                _plot_matplotlib(self, path)
-                return "matplotlib"
-            except ImportError:
-                if backend == "matplotlib":
-                    raise
-        from gridiron_env.render import save_png
-
-        save_png(self.plot_image(), path)
-        return "numpy"
+    def save_plot(self, path) -> None:
+        """Write the plot as a PNG: the win-rate heatmap with Wilson intervals and the Elo bars with their
+        bootstrap intervals. Needs matplotlib (the ``plot`` extra; ``gridiron_env.extras.MissingExtra``
+        otherwise)."""
+        _plot_matplotlib(self, path)
 
     def save(self, directory, plot_backend: str = "auto") -> dict[str, Path]:
         """Write results.csv, standings.csv, games.csv, results.md and results.png into ``directory``
-        (created if needed). Returns {kind: path}."""
+        (created if needed). Returns {kind: path}. ``plot_backend``: "matplotlib" (MissingExtra without
+        it), "auto" (the plot only when matplotlib is installed: no "plot" key otherwise) or "none"."""
+        if plot_backend not in PLOT_BACKENDS:
+            raise ValueError(f"plot_backend must be one of {PLOT_BACKENDS}, got {plot_backend!r}")
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         paths = {k: directory / f for k, f in (("pairs", "results.csv"), ("standings", "standings.csv"),
@@ -426,8 +453,15 @@ class TournamentResult:
         self.to_csv(paths["standings"], by="agent")
         self.to_csv(paths["games"], by="game")
         paths["markdown"].write_text(self.to_markdown())
-        self.save_plot(paths["plot"], backend=plot_backend)
+        if plot_backend == "none" or (plot_backend == "auto" and not plot_available()):
+            del paths["plot"]
+        else:
+            self.save_plot(paths["plot"])
         return paths
+
+
+_UNBEATEN_NOTE = ("; * an unbeaten agent: its games set no upper bound on its rating, which the estimate's "
+                  "prior (one drawn game against a virtual opponent) holds finite")
 
 
 def _rate(r) -> str:
@@ -551,178 +585,102 @@ def _play_batch(agents, names, team_agent, seeds, config):
 # ------------------------------------------------------------------------------------------------ plots
 
 
-def _plot_matplotlib(result: TournamentResult, path) -> None:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg  # raises ImportError when not installed
+def plot_available() -> bool:
+    """Whether matplotlib (the ``plot`` extra) can be imported."""
+    from gridiron_env.extras import MissingExtra, require
+
+    try:
+        require("matplotlib", "the tournament plot")
+    except MissingExtra:
+        return False
+    return True
+
+
+def _plot_matplotlib(result: TournamentResult, path):
+    """Draw the tournament's figure; write it as a PNG to ``path``, or return it as an RGB array when
+    ``path`` is None."""
+    from gridiron_env.extras import require
+
+    require("matplotlib", "the tournament plot")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     names, n = result.names, len(result.names)
     matrix = result.win_matrix()
     score, games = result.score_matrix()
     elo = result.elo()
+    low, high = result.elo_interval()
+    unbeaten = result.unbeaten()
     fig = Figure(figsize=(5 + 1.1 * n, 0.9 * n + 2.5), dpi=110)
-    FigureCanvasAgg(fig)
+    canvas = FigureCanvasAgg(fig)
     ax, bx = fig.subplots(1, 2, gridspec_kw={"width_ratios": [max(n, 2), 2.5]})
-    shown = np.ma.masked_invalid(matrix)
-    im = ax.imshow(shown, cmap="RdYlGn", vmin=0, vmax=1)
+    im = ax.imshow(np.ma.masked_invalid(matrix), cmap="RdYlGn", vmin=0, vmax=1)
     for i in range(n):
         for j in range(n):
             if not np.isnan(matrix[i, j]):
-                low, high = wilson_interval(score[i, j], int(games[i, j]))
-                ax.text(j, i, f"{matrix[i, j]:.2f}\n[{low:.2f}, {high:.2f}]", ha="center", va="center", fontsize=8,
+                lo, hi = wilson_interval(score[i, j], int(games[i, j]))
+                ax.text(j, i, f"{matrix[i, j]:.2f}\n[{lo:.2f}, {hi:.2f}]", ha="center", va="center", fontsize=8,
                         color="white" if abs(matrix[i, j] - 0.5) > 0.35 else "black")
     ax.set_xticks(range(n), names, rotation=30, ha="right")
     ax.set_yticks(range(n), names)
-    ax.set_title("win rate (row vs column, 95% CI)")
+    ax.set_title("win rate (row vs column, 95% Wilson CI)")
     fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
     order = np.argsort(elo)
     rows = {r["agent"]: r for r in result.agent_rows()}
-    bx.barh(range(n), elo[order] - elo.min() + 50, left=elo.min() - 50, color="#1f4fbf")
-    bx.set_yticks(range(n), [names[k] for k in order])
+    base = min(float(low.min()), float(elo.min())) - 50
+    bx.barh(range(n), elo[order] - base, left=base, color="#1f4fbf",
+            xerr=np.vstack([elo[order] - low[order], high[order] - elo[order]]).clip(0), capsize=3,
+            error_kw={"ecolor": "#555555", "elinewidth": 1})
+    bx.set_yticks(range(n), [names[k] + ("*" if unbeaten[k] else "") for k in order])
     for y, k in enumerate(order):
-        bx.text(elo[k], y, f" {elo[k]:.0f}  ({rows[names[k]]['win_rate']:.2f})", va="center", fontsize=8)
-    bx.set_xlim(elo.min() - 60, elo.max() + 0.35 * max(np.ptp(elo), 100))
-    bx.set_title(f"Elo ({names[result.anchor]} = {ANCHOR_RATING:.0f})")
+        bx.text(high[k], y, f" {elo[k]:.0f}  ({rows[names[k]]['win_rate']:.2f})", va="center", fontsize=8)
+    top = max(float(high.max()), float(elo.max()))
+    bx.set_xlim(base - 10, top + 0.45 * max(top - base, 100))
+    bx.set_title(f"Elo, 95% bootstrap CI ({names[result.anchor]} = {ANCHOR_RATING:.0f})"
+                 + ("\n* unbeaten: no upper bound from the games" if unbeaten.any() else ""), fontsize=9)
     fig.suptitle(f"{result.n_games} games, {result.games_per_pair} per pair, seed {result.seed}")
     fig.tight_layout()
-    fig.savefig(path, format="png")
-
-
-# A 5 x 7 bitmap font: gridiron_env.render's glyphs plus the characters it lacks.
-_EXTRA_GLYPHS = {
-    "B": "####.|#...#|#...#|####.|#...#|#...#|####.",
-    "C": ".###.|#...#|#....|#....|#....|#...#|.###.",
-    "E": "#####|#....|#....|####.|#....|#....|#####",
-    "J": "..###|...#.|...#.|...#.|...#.|#..#.|.##..",
-    "K": "#...#|#..#.|#.#..|##...|#.#..|#..#.|#...#",
-    "M": "#...#|##.##|#.#.#|#.#.#|#...#|#...#|#...#",
-    "Q": ".###.|#...#|#...#|#...#|#.#.#|#..#.|.##.#",
-    "U": "#...#|#...#|#...#|#...#|#...#|#...#|.###.",
-    "V": "#...#|#...#|#...#|#...#|#...#|.#.#.|..#..",
-    "W": "#...#|#...#|#...#|#.#.#|#.#.#|#.#.#|.#.#.",
-    "X": "#...#|#...#|.#.#.|..#..|.#.#.|#...#|#...#",
-    "Y": "#...#|#...#|.#.#.|..#..|..#..|..#..|..#..",
-    "Z": "#####|....#|...#.|..#..|.#...|#....|#####",
-    ".": ".....|.....|.....|.....|.....|.##..|.##..",
-    ",": ".....|.....|.....|.....|.##..|..#..|.#...",
-    "_": ".....|.....|.....|.....|.....|.....|#####",
-    "@": ".###.|#...#|#.###|#.#.#|#.###|#....|.###.",
-    "/": ".....|....#|...#.|..#..|.#...|#....|.....",
-    "(": "...#.|..#..|.#...|.#...|.#...|..#..|...#.",
-    ")": ".#...|..#..|...#.|...#.|...#.|..#..|.#...",
-    "[": ".###.|.#...|.#...|.#...|.#...|.#...|.###.",
-    "]": ".###.|...#.|...#.|...#.|...#.|...#.|.###.",
-    "%": "##...|##..#|...#.|..#..|.#...|#..##|...##",
-    "+": ".....|..#..|..#..|#####|..#..|..#..|.....",
-    "#": ".#.#.|.#.#.|#####|.#.#.|#####|.#.#.|.#.#.",
-    "=": ".....|.....|#####|.....|#####|.....|.....",
-}
-_FONT: dict | None = None
-
-
-def _font() -> dict:
-    global _FONT
-    if _FONT is None:
-        from gridiron_env.render import GLYPHS
-
-        _FONT = dict(GLYPHS)
-        for ch, g in _EXTRA_GLYPHS.items():
-            _FONT[ch] = np.array([[c == "#" for c in row] for row in g.split("|")])
-    return _FONT
-
-
-def _text(img, text: str, y: int, x: int, colour, scale: int = 2, align: str = "left") -> None:
-    font = _font()
-    width = max(0, len(text) * 6 * scale - scale)
-    if align == "center":
-        x -= width // 2
-    elif align == "right":
-        x -= width
-    H, W = img.shape[:2]
-    for i, ch in enumerate(text.upper()):
-        glyph = font.get(ch)
-        if glyph is None:
-            continue
-        big = np.kron(glyph, np.ones((scale, scale), dtype=bool))
-        gy, gx = y, x + i * 6 * scale
-        y0, x0, y1, x1 = max(gy, 0), max(gx, 0), min(gy + big.shape[0], H), min(gx + big.shape[1], W)
-        if y1 > y0 and x1 > x0:
-            img[y0:y1, x0:x1][big[y0 - gy:y1 - gy, x0 - gx:x1 - gx]] = colour
-
-
-def _rate_colour(v: float) -> np.ndarray:
-    """Red (0) - pale yellow (0.5) - green (1)."""
-    red, mid, green = np.array([215.0, 48, 39]), np.array([255.0, 255, 191]), np.array([26.0, 152, 80])
-    return red + (mid - red) * (v / 0.5) if v <= 0.5 else mid + (green - mid) * ((v - 0.5) / 0.5)
-
-
-def _render_plot(result: TournamentResult) -> np.ndarray:
-    names, n = result.names, len(result.names)
-    labels = [f"{i + 1} {name[:14]}" for i, name in enumerate(names)]
-    matrix = result.win_matrix()
-    score, games = result.score_matrix()
-    elo = result.elo()
-    cell, pad = 72, 16
-    label_w = max(len(s) for s in labels) * 12 + 12
-    map_w = max(n * cell, 360)
-    width = pad + label_w + map_w + pad
-    bar_h = 26
-    top = pad + 22 + 22  # title, column labels
-    map_bottom = top + n * cell
-    elo_top = map_bottom + 40
-    height = elo_top + 22 + n * bar_h + pad
-    img = np.full((height, width, 3), 255, dtype=np.uint8)
-    ink, grey = (20, 20, 24), (200, 200, 205)
-    _text(img, "WIN RATE (ROW VS COLUMN) % AND 95% CI", pad, pad, ink)
-    x0 = pad + label_w
-    for j in range(n):
-        _text(img, str(j + 1), top - 20, x0 + j * cell + cell // 2, ink, align="center")
-    for i in range(n):
-        y = top + i * cell
-        _text(img, labels[i], y + cell // 2 - 7, pad, ink)
-        for j in range(n):
-            x = x0 + j * cell
-            v = matrix[i, j]
-            colour = grey if np.isnan(v) else _rate_colour(float(v))
-            img[y + 1:y + cell - 1, x + 1:x + cell - 1] = np.asarray(colour, dtype=np.uint8)
-            if not np.isnan(v):
-                low, high = wilson_interval(score[i, j], int(games[i, j]))
-                _text(img, f"{100 * v:.0f}", y + 16, x + cell // 2, ink, align="center")
-                _text(img, f"{100 * low:.0f}-{100 * high:.0f}", y + 44, x + cell // 2, ink, scale=1,
-                      align="center")
-    _text(img, f"ELO ({names[result.anchor][:14]} = {ANCHOR_RATING:.0f})", elo_top, pad, ink)
-    order = np.argsort(-elo, kind="stable")
-    lo_e, hi_e = float(elo.min()) - 50, float(elo.max())
-    span = max(hi_e - lo_e, 1.0)
-    bar_max = map_w - 80
-    for r, k in enumerate(order):
-        y = elo_top + 22 + r * bar_h
-        _text(img, labels[k], y + 5, pad, ink)
-        length = int(round(bar_max * (float(elo[k]) - lo_e) / span))
-        img[y + 3:y + bar_h - 3, x0:x0 + max(length, 2)] = (31, 79, 191)
-        _text(img, f"{elo[k]:.0f}", y + 5, x0 + max(length, 2) + 6, ink)
-    return img
+    if path is not None:
+        fig.savefig(path, format="png")
+        return None
+    canvas.draw()
+    return np.asarray(canvas.buffer_rgba())[:, :, :3].copy()
 
 
 # ------------------------------------------------------------------------------------------------ CLI
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m train.tournament", description="Round-robin tournament of Gridiron agents.",
         epilog="Agent specs: random, heuristic[:SPECIAL], first, search[:ROLLOUTS], bot:PATH[@TEMPERATURE], onnx:PATH; "
                "prefix NAME= to name one.")
-    parser.add_argument("--agents", nargs="+", required=True, metavar="SPEC")
+    parser.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
+                        help="two or more agent specs (see below)")
     parser.add_argument("--games", type=int, default=100, help="games per pair (even; default 100)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="engine seed of the first deal (default %(default)s)")
     parser.add_argument("--out", default=None, help="directory for results.csv, results.md, results.png, ...")
-    parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE)
-    parser.add_argument("--target-score", type=int, default=None)
-    parser.add_argument("--max-steps", type=int, default=None)
-    parser.add_argument("--no-specials", action="store_true")
-    parser.add_argument("--kick-mode", choices=("dice", "paper"), default=None)
-    parser.add_argument("--plot-backend", choices=("auto", "matplotlib", "numpy"), default="auto")
+    parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE,
+                        help="games played at once; the results do not depend on it (default %(default)s)")
+    parser.add_argument("--target-score", type=int, default=None, help="points that win (default: the game's, 21)")
+    parser.add_argument("--max-steps", type=int, default=None,
+                        help="agent actions after which a game is truncated, half a win each (default: the game's)")
+    parser.add_argument("--no-specials", action="store_true", help="play without special players")
+    parser.add_argument("--kick-mode", choices=("dice", "paper"), default=None,
+                        help="how kicks are resolved (default: the game's, dice)")
+    parser.add_argument("--plot-backend", choices=PLOT_BACKENDS, default="auto",
+                        help="results.png with matplotlib (the plot extra): 'auto' when it is installed, "
+                             "'matplotlib' always (an error without it), 'none' never (default %(default)s)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    return parser
+
+
+@exit_on_missing_extra("python -m train.tournament")
+def main(argv=None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
+    if args.out and args.plot_backend == "matplotlib":
+        require("matplotlib", "--plot-backend matplotlib")  # before any game: one line and status 2
     try:
         changes = {k: v for k, v in (("target_score", args.target_score), ("max_steps", args.max_steps),
                                      ("kick_mode", args.kick_mode)) if v is not None}
@@ -752,6 +710,8 @@ def main(argv=None) -> int:
         except OSError as err:
             parser.exit(2, f"{parser.prog}: error: cannot write the results to {args.out}: {err}\n")
         print(f"\nWrote {', '.join(str(p) for p in paths.values())}")
+        if "plot" not in paths and args.plot_backend == "auto":
+            print(f"results.png skipped: the plot needs matplotlib, {install_hint('matplotlib')}", file=sys.stderr)
     return 0
 
 
