@@ -27,6 +27,7 @@ from typing import Callable
 
 import numpy as np
 
+from .adapters.common import draw_int
 from .config import GameConfig
 from .core.actions import SPECIALS
 from .core.chance import seed_keys, splitmix64
@@ -58,13 +59,6 @@ def _salt(scenario: str, draw: str) -> np.uint64:
     return splitmix64(np.array([zlib.crc32(f"gridiron scenario/{scenario}/{draw}".encode())], np.uint64))[0]
 
 
-def _draw(seeds: np.ndarray, salt: np.uint64, high: int) -> np.ndarray:
-    """int64 [k]: one uniform int in [0, high) per seed (uint64 [k])."""
-    bits = splitmix64(seeds ^ salt)
-    unit = (bits >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
-    return np.minimum((unit * high).astype(np.int64), high - 1)
-
-
 @dataclass(frozen=True)
 class Scenario:
     """A named starting position (see the module doc).
@@ -94,11 +88,11 @@ class Scenario:
         two"`` (indices into ``core.actions.SPECIALS``)."""
         config = _config(config)
         seeds = _seeds(seeds)
-        out = {d.name: _draw(seeds, _salt(self.name, d.name), len(d.values)) for d in self.draws}
-        out[_OFFENCE_DRAW] = _draw(seeds, _salt(self.name, _OFFENCE_DRAW), 2)
+        out = {d.name: draw_int(seeds, _salt(self.name, d.name), len(d.values)) for d in self.draws}
+        out[_OFFENCE_DRAW] = draw_int(seeds, _salt(self.name, _OFFENCE_DRAW), 2)
         if config.specials:
             for name in _SPECIAL_DRAWS:
-                out[name] = _draw(seeds, _salt(self.name, name), len(SPECIALS))
+                out[name] = draw_int(seeds, _salt(self.name, name), len(SPECIALS))
         return out
 
     def text(self, choice: dict, config: GameConfig | None = None, specials=None) -> str:
@@ -216,9 +210,12 @@ def _rows(low: int, high: int) -> tuple:
     return tuple(str(r) for r in range(low, high + 1))
 
 
-def _gain(rows_ahead: int):
-    """``values``: the line to gain ``rows_ahead`` rows up the page from the drawn LOS row."""
-    return lambda config, picks: {"gain": str(int(picks["row"]) - rows_ahead)}
+def _drawn_snap(down: int, low: int, high: int, rows_ahead: int) -> dict:
+    """The diagram, draws and values of a down about to start on a row drawn from ``low``..``high`` (team
+    one's rulebook rows), the line to gain ``rows_ahead`` rows up the page from it, the lane drawn too."""
+    return dict(diagram=_snap(down, "{row}", "{gain}"),
+                draws=(Draw("row", _rows(low, high), "the line of scrimmage's row (team one's frame)"), _LANE_DRAW),
+                values=lambda config, picks: {"gain": str(int(picks["row"]) - rows_ahead)})
 
 
 _LANE_DRAW = Draw("lane", _LANES, "the ball's lane at the snap, in the hash band (lanes 8-11)")
@@ -277,15 +274,11 @@ _LIST = (
         name="fourth_and_short", title="Fourth and short", family="short_yardage", side="offence",
         description="Fourth down with one row to go, between the offence's rows 10 and 19 (its field goal "
                     "range ends at row 18): go for it, punt, or try the long field goal.",
-        diagram=_snap(4, "{row}", "{gain}"),
-        draws=(Draw("row", _rows(10, 19), "the line of scrimmage's row (team one's frame)"), _LANE_DRAW),
-        values=_gain(1)),
+        **_drawn_snap(4, 10, 19, 1)),
     Scenario(
         name="third_and_short", title="Third and short", family="short_yardage", side="offence",
         description="Third down with one row to go between rows 10 and 19: a fourth down is still left.",
-        diagram=_snap(3, "{row}", "{gain}"),
-        draws=(Draw("row", _rows(10, 19), "the line of scrimmage's row (team one's frame)"), _LANE_DRAW),
-        values=_gain(1)),
+        **_drawn_snap(3, 10, 19, 1)),
     Scenario(
         name="backed_up", title="Backed up at the own 5", family="backed_up", side="offence",
         description="First and ten on the last row before the offence's own end zone (its own 4-yard line): "
@@ -303,9 +296,7 @@ _LIST = (
         name="red_zone", title="Red zone", family="red_zone", side="offence",
         description="First and ten inside the defence's 20 (rows 5-8: 5 to 20 yards out; from rows 5 and 6 "
                     "the line to gain is in the end zone).",
-        diagram=_snap(1, "{row}", "{gain}"),
-        draws=(Draw("row", _rows(5, 8), "the line of scrimmage's row (team one's frame)"), _LANE_DRAW),
-        values=_gain(3)),
+        **_drawn_snap(1, 5, 8, 3)),
     Scenario(
         name="blind_scramble", title="Blind scramble", family="blind_scramble", side="defence",
         description="H broke through the line and was tackled from beside by MLB; the ball squirted out to a "
