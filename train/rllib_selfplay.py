@@ -52,6 +52,9 @@ CHECKPOINT_FORMAT = "gridiron_env.train.rllib_checkpoint"
 CHECKPOINT_VERSION = 1
 MAX_CHECKPOINT_BYTES = 1 << 30
 _META_KEY = "meta"
+# How long an iteration waits for its samples (RLlib's default, 60 s, ends an iteration with no samples
+# at all on a busy machine, and then nothing is learnt)
+SAMPLE_TIMEOUT_S = 900.0
 
 
 @dataclass(frozen=True)
@@ -172,7 +175,8 @@ def algorithm_config(cfg: RllibConfig):
         .framework("torch")
         # the env checker steps random actions, which are illegal (masked) in Gridiron: the env is tested here
         .environment(ENV_NAME, env_config=env_config, disable_env_checking=True)
-        .env_runners(num_env_runners=cfg.env_runners, num_envs_per_env_runner=cfg.envs_per_runner)
+        .env_runners(num_env_runners=cfg.env_runners, num_envs_per_env_runner=cfg.envs_per_runner,
+                     sample_timeout_s=SAMPLE_TIMEOUT_S)
         .learners(num_learners=cfg.learners)
         .training(train_batch_size_per_learner=cfg.train_batch_size, minibatch_size=cfg.minibatch_size,
                   num_epochs=cfg.num_epochs, lr=cfg.learning_rate, gamma=cfg.gamma, lambda_=cfg.gae_lambda,
