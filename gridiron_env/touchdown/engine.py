@@ -582,65 +582,66 @@ def _template(cfg):
 
 
 class _Board:
-    """The squares of a play from one side's view (``team`` [n] the acting side, for games ``g``): slots,
-    squares, the padded grid of codes (0 empty, 1 wall, 2 own piece, 3 + k the opposing side's slot k;
-    an opposing piece shows over an own piece sharing its square) and the limits per slot."""
+    """The squares of a play from one side's view (``team`` [n] the acting side, for games ``g``): its
+    slots' and the opposing slots' squares (int16 [n, 7], local slot order), the padded flat grid of codes
+    (0 empty, 1 wall, 2 own piece, 3 + k the opposing local slot k; an opposing piece shows over an own
+    piece sharing its square) and the scrimmage limits per slot (rows of the offence's frame)."""
 
     def __init__(self, s: State, g, team):
         cfg = _CTX.config
         n = g.size
         self.g, self.n = g, n
         self.team = np.asarray(team, dtype=np.int64)
-        self.sg = _sign(self.team)[:, None]  # lanes/rows of the side's frame: +1 team one, -1 team two
+        self.sg = _sign(self.team)[:, None]  # +1 team one, -1 team two: the side's frame on the board
         self.off = s.offence[g].astype(np.int64)
         side = self.team != self.off
+        self.side = side
+        sd = side[:, None]
         self.own_base = np.where(side, 7, 0)
         self.opp_base = 7 - self.own_base
-        self.own = self.own_base[:, None] + np.arange(7)
-        self.opp = self.opp_base[:, None] + np.arange(7)
         L, R = s.lane[g].astype(np.int16), s.row[g].astype(np.int16)
         self.L, self.R = L, R
-        self.ol, self.orow = np.take_along_axis(L, self.own, 1), np.take_along_axis(R, self.own, 1)
-        self.pl, self.prow = np.take_along_axis(L, self.opp, 1), np.take_along_axis(R, self.opp, 1)
+        self.ol = np.where(sd, L[:, 7:], L[:, :7])
+        self.orow = np.where(sd, R[:, 7:], R[:, :7])
+        self.pl = np.where(sd, L[:, :7], L[:, 7:])
+        self.prow = np.where(sd, R[:, :7], R[:, 7:])
         mk = s.marked[g]
-        self.own_marked = np.take_along_axis(mk, self.own, 1)
-        self.opp_marked = np.take_along_axis(mk, self.opp, 1)
+        self.own_marked = np.where(sd, mk[:, 7:], mk[:, :7])
+        self.opp_marked = np.where(sd, mk[:, :7], mk[:, 7:])
         self.gw = cfg.lanes + 2
         self.G = (cfg.rows + 2) * self.gw
-        self.base = (np.arange(n) * self.G)[:, None]
-        code = np.broadcast_to(_template(cfg), (n, self.G)).copy()
-        cells = (R.astype(np.int64) + 1) * self.gw + L + 1
-        self.own_cells = np.take_along_axis(cells, self.own, 1)
-        self.opp_cells = np.take_along_axis(cells, self.opp, 1)
-        rows = np.arange(n)[:, None]
-        code[rows, self.own_cells] = 2
-        code[rows, self.opp_cells] = (3 + np.arange(7)).astype(np.int8)
-        self.code = code.reshape(-1)
+        self.base = (np.arange(n, dtype=np.int64) * self.G)[:, None]
+        code = np.empty((n, self.G), dtype=np.int8)
+        code[:] = _template(cfg)
+        self.own_cells = (self.orow.astype(np.int64) + 1) * self.gw + self.ol + 1
+        self.opp_cells = (self.prow.astype(np.int64) + 1) * self.gw + self.pl + 1
+        flat = code.reshape(-1)
+        flat[self.base + self.own_cells] = 2
+        flat[self.base + self.opp_cells] = _OPP_CODES
+        self.code = flat
         holder = s.holder[g].astype(np.int64)
         self.holder = holder
-        self.own_holder = np.where(holder >= 0, holder - self.own_base, -1)  # local slot, -1 if not own
-        self.own_holder = np.where((self.own_holder >= 0) & (self.own_holder < 7), self.own_holder, -1)
-        self.opp_holder = np.where(holder >= 0, holder - self.opp_base, -1)
-        self.opp_holder = np.where((self.opp_holder >= 0) & (self.opp_holder < 7), self.opp_holder, -1)
+        own_h = holder - self.own_base
+        self.own_holder = np.where((holder >= 0) & (own_h >= 0) & (own_h < 7), own_h, -1)
+        opp_h = holder - self.opp_base
+        self.opp_holder = np.where((holder >= 0) & (opp_h >= 0) & (opp_h < 7), opp_h, -1)
         self.loose = holder < 0
         self.ball_cell = (s.ball_row[g].astype(np.int64) + 1) * self.gw + s.ball_lane[g] + 1
-        # the scrimmage limits (ruling 7) as rows of the offence's frame, per slot of each side
-        los = s.los[g].astype(np.int64)[:, None]
+        los = s.los[g].astype(np.int16)[:, None]
+        self.los = los
         lim = s.limits[g][:, None]
         fwd = s.forward_thrown[g][:, None]
-        off_lo = np.where(lim, los - MAX_BEHIND, -BIG) + np.zeros((1, 7), dtype=np.int64)
-        off_hi = np.where(lim & ~fwd & (np.arange(7) < 3), los + 1, BIG)
-        def_lo = np.where(lim & (np.arange(7) >= 5), los + 1, -BIG) + np.zeros((1, 7), dtype=np.int64)
-        def_hi = np.full((n, 7), BIG)
-        sd = side[:, None]
+        off_lo = np.where(lim, los - MAX_BEHIND, -BIG) + _ZERO7
+        off_hi = np.where(lim & ~fwd & _INTERIOR7, los + 1, BIG)
+        def_lo = np.where(lim & _BACKS7, los + 1, -BIG)
+        def_hi = np.full((n, 7), BIG, dtype=np.int16)
         self.own_lo, self.own_hi = np.where(sd, def_lo, off_lo), np.where(sd, def_hi, off_hi)
         self.opp_lo, self.opp_hi = np.where(sd, off_lo, def_lo), np.where(sd, off_hi, def_hi)
-        self.los = los
         # an eligible receiver 2+ rows in front of the LOS cannot be pushed while a forward pass is possible
-        fwd_possible = lim & ~fwd
-        opp_off_frame = _frame(self.off[:, None], self.prow.astype(np.int64))
-        self.opp_protected = (sd & fwd_possible & ELIGIBLE[None, :] & (opp_off_frame >= los + PROTECTED_AHEAD))
-        self.side = side
+        self.fsg = np.where(side, -1, 1).astype(np.int16)[:, None]  # the side's forward in the offence's frame
+        self.own_fr = self.off_frame(self.orow)
+        self.opp_fr = self.off_frame(self.prow)
+        self.opp_protected = sd & (lim & ~fwd) & ELIGIBLE[None, :] & (self.opp_fr >= los + PROTECTED_AHEAD)
 
     def at(self, cell):
         return self.code.take(self.base + cell)
@@ -648,7 +649,13 @@ class _Board:
     def off_frame(self, row):
         """The offence's row numbers of absolute rows ``row`` [n, ...]."""
         off = self.off.reshape((-1,) + (1,) * (np.ndim(row) - 1))
-        return np.where(off == 0, row - 1, _CTX.config.rows - 2 - row)
+        return np.where(off == 0, row - 1, _CTX.config.rows - 2 - row).astype(np.int16)
+
+
+_OPP_CODES = (3 + np.arange(7)).astype(np.int8)
+_ZERO7 = np.zeros((1, 7), dtype=np.int16)
+_INTERIOR7 = (np.arange(7) < 3)[None, :]
+_BACKS7 = (np.arange(7) >= 5)[None, :]
 
 
 def _near(al, ar, bl, br):
@@ -656,35 +663,36 @@ def _near(al, ar, bl, br):
     return (np.abs(al - bl) <= 1) & (np.abs(ar - br) <= 1)
 
 
-def _push_table(b: _Board) -> np.ndarray:
-    """bool [n, 7, 8]: the opposing slot k may be pushed one square in the acting side's direction d
-    (ruling 10): the square is on the board, empty, without the loose ball, inside the pushed piece's
-    limits, and for a Triple or QB not beside a Single of the pushing side; the piece is unmarked, not the
-    carrier, not a protected receiver."""
-    dl = b.sg[:, :, None] * DL
-    dr = b.sg[:, :, None] * DR
-    tl = b.pl[:, :, None] + dl
-    tr = b.prow[:, :, None] + dr
+def _push_ok(b: _Board, rows, k, d) -> np.ndarray:
+    """bool [m]: in game ``rows`` (indices into the board's games) the opposing local slot ``k`` may be
+    pushed one square in the acting side's wheel direction ``d`` (ruling 10): the square is on the board,
+    empty, without the loose ball, inside the pushed piece's limits, and for a Triple or QB not beside a
+    Single of the pushing side; the piece is unmarked, not the carrier, not a protected receiver."""
+    if rows.size == 0:
+        return np.zeros(0, dtype=bool)
+    sg = b.sg[rows, 0]
+    tl = b.pl[rows, k] + sg * DL[d]
+    tr = b.prow[rows, k] + sg * DR[d]
     cell = (tr.astype(np.int64) + 1) * b.gw + tl + 1
-    v = b.code.take(b.base[:, :, None] + cell)
-    ok = v == 0
-    ok &= ~(b.loose[:, None, None] & (cell == b.ball_cell[:, None, None]))
-    ok &= ~(b.opp_marked | b.opp_protected | (np.arange(7) == b.opp_holder[:, None]))[:, :, None]
-    fr = b.off_frame(tr)
-    ok &= (fr >= b.opp_lo[:, :, None]) & (fr <= b.opp_hi[:, :, None])
-    beside = np.zeros(tr.shape, dtype=bool)
+    ok = b.code.take(rows * b.G + cell) == 0
+    ok &= ~(b.loose[rows] & (cell == b.ball_cell[rows]))
+    ok &= ~(b.opp_marked[rows, k] | b.opp_protected[rows, k] | (k == b.opp_holder[rows]))
+    fr = b.opp_fr[rows, k] + b.fsg[rows, 0] * DR[d]
+    ok &= (fr >= b.opp_lo[rows, k]) & (fr <= b.opp_hi[rows, k])
+    beside = np.zeros(rows.size, dtype=bool)
     for j in range(3):  # the pushing side's Singles
-        beside |= _near(tl, tr, b.ol[:, j, None, None], b.orow[:, j, None, None])
-    ok &= ~(IS_TQ[None, :, None] & beside)
+        beside |= _near(tl, tr, b.ol[rows, j], b.orow[rows, j])
+    ok &= ~(IS_TQ[k] & beside)
     return ok
 
 
 def _eval_steps(b: _Board, slots, dirs, can_move, intercept=False):
     """Each candidate step (local ``slots``, wheel ``dirs``: int [n, K]) of the acting side: a dict with
     ``legal`` bool [n, K] and what the step does (``push`` the opposing slot pushed onto, -1 none;
-    ``tackle`` onto the carrier; ``adj`` bool [n, K, 2] the opposing slots 5 and 6 beside a stepping Single;
-    ``adj_tackle``; the squares). ``intercept``: the interception step of ruling 22 (to an empty square, no
-    push, no tackle)."""
+    ``tackle`` onto the carrier; ``adj`` bool [n, K, 2] the opposing slots 5 and 6 beside a stepping Single
+    (to push); ``adj_tackle``; the squares). ``intercept``: the interception step of ruling 22 (to an empty
+    square, no push, no tackle). The general path (the apply step and the interception); the mask of a
+    play uses the faster ``_step_mask``."""
     n, K = slots.shape
     sl = np.take_along_axis(b.ol, slots, 1)
     sr = np.take_along_axis(b.orow, slots, 1)
@@ -696,23 +704,19 @@ def _eval_steps(b: _Board, slots, dirs, can_move, intercept=False):
     v = b.at(cell)
     empty = v == 0
     mstr = LOCAL_STRENGTH[slots]
-    # restriction 1: a diagonal step between two squares beside the same equal-or-stronger opposing piece
     diag = DIAGONAL[dirs]
     c1 = b.at(src + dl)
     c2 = b.at(src + dr.astype(np.int64) * b.gw)
     r1 = ~(diag & ((_STR_BY_CODE[c1] >= mstr) | (_STR_BY_CODE[c2] >= mstr)))
-    fr = b.off_frame(tr)
+    fr = np.take_along_axis(b.own_fr, slots, 1) + b.fsg * DR[dirs]
     lim = (fr >= np.take_along_axis(b.own_lo, slots, 1)) & (fr <= np.take_along_axis(b.own_hi, slots, 1))
     tq = IS_TQ[slots]
     single = IS_SINGLE[slots]
-    # restriction 2: a Triple or QB never beside an opposing Single (marked ones included)
     beside_single = np.zeros((n, K), dtype=bool)
     for j in range(3):
         beside_single |= _near(tl, tr, b.pl[:, j, None], b.prow[:, j, None])
     r2 = ~(tq & beside_single)
     mover_holder = slots == b.own_holder[:, None]
-    push_tab = b.push if hasattr(b, "push") else None
-    # a stepping Single pushes (or tackles) each opposing Triple / QB beside its new square (rulings 10, 11)
     adj = np.zeros((n, K, 2), dtype=bool)
     adj_dir = np.zeros((n, K, 2), dtype=np.int64)
     adj_ok = np.ones((n, K), dtype=bool)
@@ -727,27 +731,30 @@ def _eval_steps(b: _Board, slots, dirs, can_move, intercept=False):
         if intercept:
             ok = ~a
         else:
-            pushable = push_tab[np.arange(n)[:, None], q, dq]
+            rr, cc = np.nonzero(a & ~is_carrier & ~mover_holder)
+            pushable = np.zeros((n, K), dtype=bool)
+            pushable[rr, cc] = _push_ok(b, rr, q, dq[rr, cc])
             ok = ~a | (~mover_holder & (is_carrier | pushable))
         adj[:, :, i] = a & ~is_carrier
         adj_dir[:, :, i] = dq
         adj_tackle |= a & is_carrier
         adj_ok &= ok
-    k = np.where(v >= 3, v - 3, 0).astype(np.int64)
-    opp_here = v >= 3
     if intercept:
         legal = can_move & empty & r1 & r2 & lim & adj_ok
         return {"legal": legal, "tl": tl, "tr": tr, "sl": sl, "sr": sr}
+    k = np.where(v >= 3, v - 3, 0).astype(np.int64)
+    opp_here = v >= 3
     carrier = opp_here & (k == b.opp_holder[:, None])
-    tackle = carrier & ~(tq & IS_SINGLE[k]) & lim
-    push_ok = push_tab[np.arange(n)[:, None], k, dirs]
-    push = (opp_here & ~carrier & (mstr > LOCAL_STRENGTH[k]) & push_ok & ~mover_holder & r1 & lim
-            & ~(single & IS_TQ[k]) & adj_ok)
+    tackle = carrier & ~(tq & IS_SINGLE[k]) & lim & adj_ok  # (a Single's pushes beside must be legal too)
+    cand = opp_here & ~carrier & (mstr > LOCAL_STRENGTH[k]) & ~mover_holder & ~(single & IS_TQ[k])
+    rr, cc = np.nonzero(cand)
+    push_ok = np.zeros((n, K), dtype=bool)
+    push_ok[rr, cc] = _push_ok(b, rr, k[rr, cc], dirs[rr, cc])
+    push = cand & push_ok & r1 & lim & adj_ok
     plain = empty & r1 & r2 & lim & adj_ok
     legal = can_move & (plain | push | tackle)
     return {"legal": legal, "push": np.where(push, k, -1), "tackle": tackle & can_move, "adj": adj,
-            "adj_dir": adj_dir, "adj_tackle": adj_tackle & (plain | push), "tl": tl, "tr": tr, "sl": sl, "sr": sr,
-            "cell": cell}
+            "adj_dir": adj_dir, "adj_tackle": adj_tackle & (plain | push), "tl": tl, "tr": tr, "sl": sl, "sr": sr}
 
 
 def _can_move(s: State, b: _Board) -> np.ndarray:
@@ -755,60 +762,150 @@ def _can_move(s: State, b: _Board) -> np.ndarray:
     with squares left, or a piece not yet moved this turn while fewer than two parts are done."""
     g = b.g
     active_local = s.active[g].astype(np.int64) - b.own_base
-    is_active = (np.arange(7) == active_local[:, None]) & (s.steps_left[g] > 0)[:, None]
-    moved = ((s.moved[g].astype(np.int64)[:, None] >> b.own) & 1).astype(bool)
-    fresh = ~moved & (s.parts[g] < 2)[:, None]
+    is_active = (_LOCAL7 == active_local[:, None]) & (s.steps_left[g] > 0)[:, None]
+    moved = (s.moved[g].astype(np.int64) >> (b.own_base))[:, None] & _BIT7
+    fresh = (moved == 0) & (s.parts[g] < 2)[:, None]
     return ~b.own_marked & (is_active | fresh)
 
 
+_LOCAL7 = np.arange(7)[None, :]
+_BIT7 = (1 << np.arange(7))[None, :]
 _ALL_SLOTS = np.repeat(np.arange(7), 8)[None, :]
 _ALL_DIRS = np.tile(np.arange(8), 7)[None, :]
+_DIAG4 = np.array([0, 2, 4, 6])
+_CORNER_A = np.array([1, 1, 3, 5])  # the two orthogonal neighbours of each diagonal step's start
+_CORNER_B = np.array([7, 3, 5, 7])
+_ONE_STEP = np.stack([DR, DL])  # (rows, lanes) per wheel direction in team one's frame
 
 
-def _pass_targets(s: State, b: _Board) -> tuple[np.ndarray, dict]:
-    """bool [n, 7]: the holder (of the acting side) may pass to own slot j now (rulings 20, 9), and the
-    geometry (distance, forward)."""
-    g = b.g
-    n = b.n
-    h = np.maximum(b.own_holder, 0)
-    has = (b.own_holder >= 0) & (s.parts[g] < 2) & (s.poss[g] == b.team)
-    hl = np.take_along_axis(b.ol, h[:, None], 1)
-    hr = np.take_along_axis(b.orow, h[:, None], 1)
-    dl, dr = b.ol - hl, b.orow - hr
+def _pass_targets(s: State, b: _Board, rows=None) -> tuple[np.ndarray, dict]:
+    """bool [m, 7]: in games ``rows`` of the board (all by default) the holder of the acting side may pass
+    to own slot j now (rulings 20, 9), and the geometry (distance, forward)."""
+    g = b.g if rows is None else b.g[rows]
+    r = slice(None) if rows is None else rows
+    own_holder = b.own_holder[r]
+    ol, orow = b.ol[r], b.orow[r]
+    h = np.maximum(own_holder, 0)
+    has = (own_holder >= 0) & (s.parts[g] < 2) & (s.poss[g] == b.team[r])
+    hl = np.take_along_axis(ol, h[:, None], 1)
+    hr = np.take_along_axis(orow, h[:, None], 1)
+    dl, dr = ol - hl, orow - hr
     adl, adr = np.abs(dl), np.abs(dr)
     dist = np.maximum(adl, adr)
     aligned = (dl == 0) | (dr == 0) | (adl == adr)
-    is_qb = (h == 6) & ~b.side
-    maxd = np.where(is_qb, MAX_DISTANCE_QB, MAX_DISTANCE_OTHER)[:, None]
-    ok = has[:, None] & aligned & (dist >= 1) & (dist <= maxd) & ~b.own_marked
-    ul, ur = np.sign(dl), np.sign(dr)
-    # the line is clear: no piece strictly between (marked ones included)
-    rl = b.L[:, None, :] - hl[:, :, None]
-    rr = b.R[:, None, :] - hr[:, :, None]
-    t = np.maximum(np.abs(rl), np.abs(rr))
-    between = ((t > 0) & (t < dist[:, :, None]) & (rl == t * ul[:, :, None]) & (rr == t * ur[:, :, None]))
-    ok &= ~between.any(axis=2)
-    sgn = b.sg
-    forward = (dr * sgn) > 0
-    h_frame = np.take_along_axis(b.off_frame(b.orow), h[:, None], 1)
-    fwd_ok = (s.limits[g] & ~s.forward_thrown[g] & ~b.side)[:, None] & (h_frame < b.los) & ELIGIBLE[None, :]
+    side = b.side[r]
+    maxd = np.where((h == QB_LOCAL) & ~side, MAX_DISTANCE_QB, MAX_DISTANCE_OTHER)[:, None]
+    ok = has[:, None] & aligned & (dist >= 1) & (dist <= maxd) & ~b.own_marked[r]
+    # the line is clear: no piece strictly between (marked ones included); checked on the candidates only
+    gi, ji = np.nonzero(ok)
+    if gi.size:
+        ul, ur = np.sign(dl[gi, ji]), np.sign(dr[gi, ji])
+        rows_g = gi if rows is None else rows[gi]
+        rl = b.L[rows_g] - hl[gi]
+        rr = b.R[rows_g] - hr[gi]
+        tt = np.maximum(np.abs(rl), np.abs(rr))
+        between = (tt > 0) & (tt < dist[gi, ji, None]) & (rl == tt * ul[:, None]) & (rr == tt * ur[:, None])
+        ok[gi, ji] = ~between.any(axis=1)
+    forward = (dr * b.sg[r]) > 0
+    h_frame = np.take_along_axis(b.own_fr[r], h[:, None], 1)
+    fwd_ok = (s.limits[g] & ~s.forward_thrown[g] & ~side)[:, None] & (h_frame < b.los[r]) & ELIGIBLE[None, :]
     ok &= ~forward | fwd_ok
     return ok, {"dist": dist, "forward": forward, "h": h}
+
+
+QB_LOCAL = 6
+
+
+_CODE_STR = np.array([0, 0, 0] + list(LOCAL_STRENGTH), dtype=np.int8)  # grid code -> opposing strength
+_CODE_SINGLE = np.array([False] * 3 + list(IS_SINGLE))
+_CODE_TQ = np.array([False] * 3 + list(IS_TQ))
+_STR8 = LOCAL_STRENGTH.astype(np.int8)[None, :, None]
+_ROW_OF_DIR = (DR + 1).astype(np.int64)  # wheel direction -> 0 back, 1 level, 2 forward (the side's frame)
+_NOT_HOLDER = np.array([True] * 7)
+
+
+def _step_mask(s: State, b: _Board) -> np.ndarray:
+    """bool [n, 56]: the legal steps of the acting side (the same rules as ``_eval_steps``, over the static
+    layout slot x direction: the 8 neighbours of each piece in one gather, restriction 2 checked on the
+    Triple / QB slots only, a Single's pushes on the Single slots only, pushes looked up sparsely)."""
+    n = b.n
+    can = _can_move(s, b)
+    offs = b.sg * (DR.astype(np.int64) * b.gw + DL)[None, :]  # [n, 8] flat offsets of the side's directions
+    nb = b.code.take((b.base + b.own_cells)[:, :, None] + offs[:, None, :])  # [n, 7, 8] codes
+    # the scrimmage limits depend on the step's row only: back, level or forward
+    rows3 = b.own_fr[:, :, None] + b.fsg[:, :, None] * np.array([-1, 0, 1], dtype=np.int16)
+    lim3 = (rows3 >= b.own_lo[:, :, None]) & (rows3 <= b.own_hi[:, :, None]) & can[:, :, None]
+    base_ok = lim3[:, :, _ROW_OF_DIR]  # [n, 7, 8]
+    legal = base_ok & (nb == 0)
+    # restriction 1 on the diagonal steps: the two orthogonal neighbours of the start
+    # (the orthogonal neighbours left, forward, right, back; the diagonals back left, forward left,
+    # forward right, back right lie between neighbours k and k - 1)
+    strong = _CODE_STR.take(nb[:, :, 1::2]) >= _STR8
+    r1_diag = ~(strong | np.roll(strong, 1, axis=2))
+    legal[:, :, 0::2] &= r1_diag
+    sgl = b.sg[:, :, None]
+    # restriction 2 for the Triple / QB slots 5 and 6
+    tlq = b.ol[:, 5:, None] + sgl * DL
+    trq = b.orow[:, 5:, None] + sgl * DR
+    near_single = np.zeros((n, 2, 8), dtype=bool)
+    for j in range(3):
+        near_single |= (np.abs(tlq - b.pl[:, j, None, None]) <= 1) & (np.abs(trq - b.prow[:, j, None, None]) <= 1)
+    legal[:, 5:] &= ~near_single
+    # a stepping Single beside an opposing Triple / QB must push it (or tackle the carrier)
+    tls = b.ol[:, :3, None] + sgl * DL
+    trs = b.orow[:, :3, None] + sgl * DR
+    single_ok = None
+    for q in (5, 6):
+        ddl = b.pl[:, q, None, None] - tls
+        ddr = b.prow[:, q, None, None] - trs
+        a = (np.abs(ddl) <= 1) & (np.abs(ddr) <= 1) & ((ddl != 0) | (ddr != 0))
+        if not a.any():
+            continue
+        is_carrier = (b.opp_holder == q)[:, None, None]
+        mover_holder = (_LOCAL7[:, :3] == b.own_holder[:, None])[:, :, None]
+        gi, si, di = np.nonzero(a & ~is_carrier & ~mover_holder)
+        pushable = np.zeros((n, 3, 8), dtype=bool)
+        if gi.size:
+            sg = b.sg[gi, 0]
+            key = (np.clip(sg * ddl[gi, si, di], -1, 1) + 1) * 3 + (np.clip(sg * ddr[gi, si, di], -1, 1) + 1)
+            pushable[gi, si, di] = _push_ok(b, gi, q, _DIR_OF[key].astype(np.int64))
+        ok = ~a | (~mover_holder & (is_carrier | pushable))
+        single_ok = ok if single_ok is None else single_ok & ok
+    # onto an opposing piece: a tackle of the carrier, or a push of a weaker piece (sparse)
+    gi, si, di = np.nonzero((nb >= 3) & base_ok)
+    if gi.size:
+        code = nb[gi, si, di].astype(np.int64)
+        k = code - 3
+        carrier = k == b.opp_holder[gi]
+        mover_tq = IS_TQ[si]
+        tackle = carrier & ~(mover_tq & IS_SINGLE[k])
+        diag = DIAGONAL[di]
+        r1 = np.ones(gi.size, dtype=bool)
+        dd = np.flatnonzero(diag)
+        r1[dd] = r1_diag[gi[dd], si[dd], di[dd] // 2]
+        cand = (~carrier & (LOCAL_STRENGTH[si] > LOCAL_STRENGTH[k]) & (si != b.own_holder[gi])
+                & ~(IS_SINGLE[si] & IS_TQ[k]) & r1)
+        c = np.flatnonzero(cand)
+        ok = tackle.copy()
+        if c.size:
+            ok[c] = _push_ok(b, gi[c], k[c], di[c])
+        legal[gi, si, di] = ok
+    if single_ok is not None:
+        legal[:, :3] &= single_ok  # (a Single's tackle too: its pushes beside must be legal)
+    return legal.reshape(n, 56)
 
 
 def _play_mask(s: State, g) -> None:
     """The legal mask of games ``g`` in the play phase (their side ``to_act``)."""
     b = _Board(s, g, s.to_act[g])
-    b.push = _push_table(b)
-    can = _can_move(s, b)
-    can_k = np.repeat(can, 8, axis=1)
-    ev = _eval_steps(b, np.broadcast_to(_ALL_SLOTS, (b.n, 56)), np.broadcast_to(_ALL_DIRS, (b.n, 56)), can_k)
     m = np.zeros((b.n, A.NUM_ACTIONS), dtype=bool)
-    m[:, :A.N_STEPS] = ev["legal"]
+    m[:, :A.N_STEPS] = _step_mask(s, b)
     m[:, A.STOP] = s.active[g] >= 0
-    passes, _ = _pass_targets(s, b)
-    m[:, A.PASS_BASE:A.PASS_BASE + 7] = passes
     hold = b.own_holder >= 0
+    hp = np.flatnonzero(hold & (s.parts[g] < 2))
+    if hp.size:
+        passes, _ = _pass_targets(s, b, hp)
+        m[hp, A.PASS_BASE:A.PASS_BASE + 7] = passes
     hrow = np.take_along_axis(b.orow, np.maximum(b.own_holder, 0)[:, None], 1)[:, 0]
     m[:, A.DECLARE_SAFETY] = hold & (_frame(b.team, hrow.astype(np.int64)) <= 0)
     m[:, A.END_TURN] = ~m.any(axis=1)
@@ -1063,65 +1160,77 @@ def _pick_up(s: State, g, slot) -> None:
 
 def _apply_steps(s: State, g, slot_local, wheel) -> None:
     """One step of piece ``slot_local`` (the acting side's local slot) in direction ``wheel`` (0-7) in each
-    game of ``g`` (all legal): the move's bookkeeping, pushes, the loose ball, the carrier's ball, tackles."""
+    game of ``g`` (all legal, checked against the mask): the move's bookkeeping, pushes, the loose ball,
+    the carrier's ball, tackles. What the step does is read off the squares directly (no board grid)."""
     team = s.to_act[g].astype(np.int64)
-    b = _Board(s, g, team)
-    b.push = _push_table(b)
     n = g.size
-    sl_ = np.asarray(slot_local, dtype=np.int64)[:, None]
-    dr_ = np.asarray(wheel, dtype=np.int64)[:, None]
-    ev = _eval_steps(b, sl_, dr_, np.ones((n, 1), dtype=bool))
-    slot = b.own_base + sl_[:, 0]
     rows = np.arange(n)
+    side = team != s.offence[g]
+    own_base = np.where(side, 7, 0)
+    opp_base = 7 - own_base
+    sl = np.asarray(slot_local, dtype=np.int64)
+    w = np.asarray(wheel, dtype=np.int64)
+    slot = own_base + sl
+    sg = _sign(team).astype(np.int64)
+    L, R = s.lane[g].astype(np.int64), s.row[g].astype(np.int64)
+    fl, fr = L[rows, slot], R[rows, slot]
+    tl, tr = fl + sg * DL[w], fr + sg * DR[w]
+    holder = s.holder[g].astype(np.int64)
+    opp_cols = (np.arange(N_PIECES)[None, :] >= 7) != side[:, None]
+    opp_occ = (L == tl[:, None]) & (R == tr[:, None]) & opp_cols
+    has_opp = opp_occ.any(axis=1)
+    k = opp_occ.argmax(axis=1)
+    tackle = has_opp & (k == holder)
+    push = has_opp & ~tackle
     # the move's bookkeeping (ruling 9): a new piece is a new part of the accomplished move
     new = s.active[g] != slot
     gn = g[new]
     s.parts[gn] += 1
     s.moved[gn] |= _BITS[slot[new]]
     s.active[gn] = slot[new]
-    s.steps_left[gn] = LOCAL_ALLOW[sl_[new, 0]]
+    s.steps_left[gn] = LOCAL_ALLOW[sl[new]]
     s.steps_left[g] -= 1
-    tl, tr = ev["tl"][:, 0].astype(np.int64), ev["tr"][:, 0].astype(np.int64)
-    fl, fr = ev["sl"][:, 0].astype(np.int64), ev["sr"][:, 0].astype(np.int64)
-    push = ev["push"][:, 0]
-    tackle = ev["tackle"][:, 0]
-    pu = push >= 0
-    if pu.any():  # the pushed piece moves one square on in the step's direction; the push ends the move
-        gp = g[pu]
-        k = b.opp_base[pu] + push[pu]
-        w = dr_[pu, 0]
-        sgp = b.sg[pu, 0].astype(np.int64)
-        s.lane[gp, k] = tl[pu] + sgp * DL[w]
-        s.row[gp, k] = tr[pu] + sgp * DR[w]
+    if push.any():  # the pushed piece moves one square on in the step's direction; the push ends the move
+        gp = g[push]
+        kp = k[push]
+        s.lane[gp, kp] = tl[push] + sg[push] * DL[w[push]]
+        s.row[gp, kp] = tr[push] + sg[push] * DR[w[push]]
         s.steps_left[gp] = 0
-    for i, q in enumerate((5, 6)):  # a stepping Single pushes the Triples / QB beside it
-        a = ev["adj"][:, 0, i]
-        if a.any():
-            ga = g[a]
-            k = b.opp_base[a] + q
-            w = ev["adj_dir"][a, 0, i]
-            sga = b.sg[a, 0].astype(np.int64)
-            s.lane[ga, k] = s.lane[ga, k] + sga * DL[w]
-            s.row[ga, k] = s.row[ga, k] + sga * DR[w]
+    adj_tackle = np.zeros(n, dtype=bool)
+    single = IS_SINGLE[sl]
+    if single.any():  # a stepping Single pushes the Triples / QB beside it, or tackles the carrier
+        for q in (5, 6):
+            qg = opp_base + q
+            ddl = L[rows, qg] - tl
+            ddr = R[rows, qg] - tr
+            a = single & (np.abs(ddl) <= 1) & (np.abs(ddr) <= 1) & ((ddl != 0) | (ddr != 0))
+            carrier = qg == holder
+            adj_tackle |= a & carrier
+            pq = a & ~carrier
+            if pq.any():
+                ga = g[pq]
+                s.lane[ga, qg[pq]] = L[pq, qg[pq]] + ddl[pq]
+                s.row[ga, qg[pq]] = R[pq, qg[pq]] + ddr[pq]
     s.lane[g, slot] = tl
     s.row[g, slot] = tr
-    carrier_moves = slot == s.holder[g]
+    carrier_moves = slot == holder
     gc = g[carrier_moves]
     _ball_to(s, gc, tl[carrier_moves], tr[carrier_moves], team[carrier_moves])
-    s.steps_left[g[tackle | ev["adj_tackle"][:, 0]]] = 0
+    tk = tackle | adj_tackle
+    s.steps_left[g[tk]] = 0
     # the loose ball: the first piece onto its square picks it up (ruling 24)
-    pick = (s.holder[g] < 0) & (s.ball_lane[g] == tl) & (s.ball_row[g] == tr) & ~tackle
+    pick = (holder < 0) & (s.ball_lane[g] == tl) & (s.ball_row[g] == tr)
     go = np.ones(n, dtype=bool)
     if pick.any():
         gp = g[pick]
         _pick_up(s, gp, slot[pick])
         go[pick] = s.phase[gp] == PLAY
-    go[carrier_moves] &= _check_touchdown(s, gc)
-    tk = (tackle | ev["adj_tackle"][:, 0]) & go
+    if carrier_moves.any():
+        go[carrier_moves] &= _check_touchdown(s, gc)
+    tk &= go
     if tk.any():
         gt = g[tk]
-        carrier = s.holder[gt].astype(np.int64)
-        _tackle(s, gt, slot[tk], carrier, fl[tk], fr[tk])
+        _tackle(s, gt, slot[tk], holder[tk], fl[tk], fr[tk])
         go[tk] = (s.phase[gt] == PLAY) & (s.to_act[gt] == team[tk])
     gg = g[go]
     done = s.steps_left[gg] <= 0
