@@ -537,3 +537,29 @@ def test_the_docs_page_draws_every_scenario_from_its_diagram_and_its_example_run
     assert blocks
     for block in blocks:
         exec(compile(block, "<scenarios.md>", "exec"), {"__name__": "docs_example"})
+
+
+def test_sb3_set_options_and_generic_vector_lists():
+    pytest.importorskip("stable_baselines3")
+    from gridiron_env.envs.sb3 import SB3VecEnv
+
+    venv = SB3VecEnv("gridiron_env/Gridiron-v0", num_envs=3)
+    venv.seed(30)
+    venv.set_options([{"scenario": "backed_up"}, {}, {"scenario": "blind_scramble"}])
+    venv.reset()
+    s = venv.venv.state
+    assert _situation(s, 0)["los"] == 27 and s.phase[1] == 0 and s.phase[2] == SCRAMBLE  # game 1: a new game
+    venv.set_options({"scenario": "nope"})
+    with pytest.raises(ValueError, match="unknown scenario 'nope'"):
+        venv.reset()
+    venv.set_options({"scenarios": "red_zone"})
+    with pytest.raises(ValueError, match="'scenarios'"):
+        venv.reset()
+    vec = GameVectorEnv(3, game="gridiron", scenario="red_zone")
+    vec.reset(seed=2, options={"scenario": [None, "blind_scramble", None]})
+    assert vec.state.phase[1] == SCRAMBLE and all(_situation(vec.state, g)["los"] in range(5, 9) for g in (0, 2))
+    given = SCENARIOS["last_drive"].build([0, 1, 2], vec.config)
+    vec.reset(options={"state": given})  # a given state, not the env's own scenario
+    assert np.array_equal(vec.state.drives, given.drives) and np.array_equal(vec.state.score, given.score)
+    with pytest.raises(ValueError, match="not both"):
+        vec.reset(options={"state": given, "scenario": "red_zone"})

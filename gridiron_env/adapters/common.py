@@ -177,6 +177,46 @@ def get_scenario(game: GameSpec, name):
     return scenarios[name]
 
 
+def scenario_groups(scenario, k: int, default, lookup) -> list:
+    """[(scenario, int64 rows)] of ``k`` games being reset: ``scenario`` a name for all, a list of ``k``
+    names or Nones, or None; a None takes ``default`` (the env's own: a scenario or None, the game's own
+    start, which is left out). ``lookup(name)`` gives the scenario (ValueError for an unknown name)."""
+    if not isinstance(scenario, (list, tuple, np.ndarray)):  # one for all (the autoresets' case)
+        one = default if scenario is None else lookup(scenario)
+        return [] if one is None else [(one, np.arange(k))]
+    names = list(scenario)
+    if len(names) != k:
+        raise ValueError(f"options['scenario'] as a list needs one name (or None) per game reset ({k}), "
+                         f"got {len(names)}")
+    found: dict = {}
+    for i, name in enumerate(names):
+        one = default if name is None else lookup(name)
+        if one is not None:
+            found.setdefault(one, []).append(i)
+    return [(one, np.array(rows, dtype=np.int64)) for one, rows in found.items()]
+
+
+def scenario_option(scenario, n: int, lookup):
+    """A vector env's ``options["scenario"]``: a name (or None) as it is, a list of ``n`` (one per game of
+    the env, a name or None each) as a list; every name checked with ``lookup`` before any game resets."""
+    if isinstance(scenario, (list, tuple, np.ndarray)):
+        if len(scenario) != n:
+            raise ValueError(f"options['scenario'] as a list needs num_envs = {n} entries (a name or None "
+                             f"each), got {len(scenario)}")
+        scenario = list(scenario)
+    for name in scenario if isinstance(scenario, list) else [scenario]:
+        if name is not None:
+            lookup(name)  # an unknown name raises before any game is reset
+    return scenario
+
+
+def scenario_of(scenario, games):
+    """The scenario option of ``games`` (indices into the env): a name for all as it is, theirs from a list."""
+    if isinstance(scenario, list):
+        return [scenario[g] for g in np.asarray(games).tolist()]
+    return scenario
+
+
 def new_games(game: GameSpec, seeds, config, scenario=None):
     """New games, one per uint64 seed: the game's own start, or the scenario's (a :func:`get_scenario`)."""
     if scenario is None:

@@ -15,7 +15,8 @@ puts the terminal observation in ``infos[i]["terminal_observation"]``, with ``in
 truncated"]`` True when the episode was cut rather than ended. A game lost by an illegal action has
 ``infos[i]["illegal_action"]``. MaskablePPO finds the masks through ``has_attr("action_masks")`` and
 ``env_method("action_masks")`` (one bool [A] row per game; never all zero). ``seed(s)`` then ``reset()``
-plays game i with seed s + i. Actions: ints of shape (num_envs,) or (num_envs, 1); a bool entry is an
+plays game i with seed s + i; ``set_options({"scenario": name})`` (or a list of one dict per game) then
+``reset()`` starts the games from a named position of the game's scenarios. Actions: ints of shape (num_envs,) or (num_envs, 1); a bool entry is an
 illegal action of its game, anything else a ValueError, as in the vector env.
 """
 
@@ -57,14 +58,25 @@ class SB3VecEnv(VecEnv):
 
     def reset(self):
         seeds = self._seeds
+        options = self._vector_options()
         if any(s is not None for s in seeds):
-            obs, info = self.venv.reset(seed=list(seeds))
+            obs, info = self.venv.reset(seed=list(seeds), options=options)
         else:
-            obs, info = self.venv.reset()
+            obs, info = self.venv.reset(options=options)
         self._reset_seeds()
         self._reset_options()
         self.reset_infos = self._list_infos(info, np.zeros(self.num_envs, dtype=bool))
         return obs
+
+    def _vector_options(self):
+        """The vector env's reset options from SB3's ``set_options`` (one dict per game): its only key is
+        ``"scenario"`` (a name of the game's scenarios, per game); another key is a ValueError."""
+        per_game = [dict(o or {}) for o in self._options]
+        unknown = sorted({key for o in per_game for key in o} - {"scenario"}, key=repr)
+        if unknown:
+            raise ValueError(f"unknown reset option(s) {unknown} given to set_options; allowed: 'scenario'")
+        scenarios = [o.get("scenario") for o in per_game]
+        return None if all(s is None for s in scenarios) else {"scenario": scenarios}
 
     def step_async(self, actions) -> None:
         if isinstance(actions, np.ndarray) and actions.shape == (self.num_envs, 1):

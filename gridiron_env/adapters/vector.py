@@ -25,7 +25,7 @@ from ..protocol import GameSpec, get_game
 from .common import (
     AGENTS, ILLEGAL_ACTION_MODES, LEARNER_TEAMS, RENDER_MODES, batch_actions, check_choice, check_options,
     check_positive_int, check_render_mode, check_seed, episode_seeds, forfeit_note, get_scenario, illegal_entry,
-    learner_teams, make_policy, masks_for, new_games,
+    learner_teams, make_policy, masks_for, new_games, scenario_groups, scenario_of, scenario_option,
 )
 
 __all__ = ["LearnerCore", "GameVectorEnv", "parse_autoreset_mode", "expand_infos"]
@@ -96,14 +96,16 @@ class LearnerCore:
     def reset(self, games, seeds=None, state=None, scenario=None) -> None:
         """New episodes in slots ``games``: with base seeds ``seeds`` (uint64 per slot), or each slot's next
         episode; ``state`` (a state of len(games) games) starts them from a given position, ``scenario``
-        (a name of ``game.scenarios``; None: the env's own start) from a named one drawn from the seed."""
+        (a name of ``game.scenarios``, or a list of one name or None per slot; None: the env's own start)
+        from a named one drawn from each slot's seed."""
         game = self.game
         games = np.asarray(games, dtype=np.int64)
         if games.size == 0:
             return
-        scenario = self.scenario if scenario is None else get_scenario(game, scenario)
         if scenario is not None and state is not None:
             raise ValueError("give options['state'] or options['scenario'], not both")
+        # validated before anything changes
+        groups = scenario_groups(scenario, games.size, self.scenario, lambda name: get_scenario(game, name))
         if seeds is not None:
             self.base_seed[games] = np.asarray(seeds, dtype=np.uint64)
             self.episode[games] = 0
@@ -119,8 +121,12 @@ class LearnerCore:
             except Exception as err:  # the engine's own message says which game and why
                 raise ValueError(f"options['state'] is not a valid position of this config: {err}") from err
             new = game.copy(state)
+        elif len(groups) == 1 and groups[0][1].size == games.size:  # one scenario for every slot
+            new = new_games(game, e, self.config, groups[0][0])
         else:
-            new = new_games(game, e, self.config, scenario)
+            new = new_games(game, e, self.config)
+            for sc, rows in groups:
+                game.put(new, rows, new_games(game, e[rows], self.config, sc))
         if self.state is None:
             if games.size != self.n:
                 raise RuntimeError("the first reset must start every game")
@@ -294,8 +300,8 @@ class GameVectorEnv(VectorEnv):
     ``reset(seed=s)`` seeds slot i with s + i (mod 2**64; a list gives each slot's seed, None keeping
     its stream); ``reset()`` starts each slot's next episode. ``options``: ``{"reset_mask": bool [N]}``,
     ``{"state": state}`` (start the reset slots from a given position), ``{"scenario": name}`` (start the
-    reset slots from a named position, its open parts drawn from each slot's seed; an unknown name is a
-    ValueError listing the allowed ones).
+    reset slots from a named position, its open parts drawn from each slot's seed, or a list of one name
+    or None per slot; an unknown name is a ValueError listing the allowed ones).
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4, "autoreset_mode": AutoresetMode.NEXT_STEP}
@@ -329,9 +335,7 @@ class GameVectorEnv(VectorEnv):
     def reset(self, *, seed=None, options=None):
         options = check_options(options, ("reset_mask", "state", "scenario"))
         core, n = self._core, self.num_envs
-        scenario = options.get("scenario")
-        if scenario is not None:
-            get_scenario(self.game, scenario)  # an unknown name raises before any slot is reset
+        scenario = scenario_option(options.get("scenario"), n, lambda name: get_scenario(self.game, name))
         games = np.arange(n)
         if options.get("reset_mask") is not None:
             mask = np.asarray(options["reset_mask"])
@@ -353,16 +357,17 @@ class GameVectorEnv(VectorEnv):
             if state is not None:
                 raise ValueError("options['state'] takes an int seed or None, not a list of seeds")
             values = np.array([0 if x is None else x for x in seeds], dtype=np.uint64)
-            core.reset(games[~given[games]], scenario=scenario)
-            core.reset(games[given[games]], values[games[given[games]]], scenario=scenario)
+            core.reset(games[~given[games]], scenario=scenario_of(scenario, games[~given[games]]))
+            core.reset(games[given[games]], values[games[given[games]]],
+                       scenario=scenario_of(scenario, games[given[games]]))
         elif seed is not None:
             seed = check_seed(seed)
             super().reset(seed=seed)
             with np.errstate(over="ignore"):  # slot i's seed s + i wraps past 2**64 - 1 to 0
                 seeds = np.uint64(seed) + games.astype(np.uint64)
-            core.reset(games, seeds, state, scenario)
+            core.reset(games, seeds, state, scenario_of(scenario, games))
         else:
-            core.reset(games, None, state, scenario)
+            core.reset(games, None, state, scenario_of(scenario, games))
         self._needs_reset[games] = False
         return core.observation(), self._infos()
 

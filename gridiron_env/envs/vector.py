@@ -42,6 +42,7 @@ from ..adapters.common import draw_int as _draw
 from ..adapters.common import check_render_mode
 from ..adapters.vector import expand_infos, parse_autoreset_mode
 from ..adapters.common import episode_seeds as generic_episode_seeds
+from ..adapters.common import scenario_groups, scenario_of, scenario_option
 from ..core import step as engine_step
 from ..core.geometry import FIRST_FIELD_ROW, FRAME_ROW, HASH_BAND, KICKOFF_SQUARE, N_LANES, N_ROWS
 from ..core.state import FIELDS as _FIELDS
@@ -243,7 +244,8 @@ class LearnerBatch:
         """:meth:`reset` up to the opponent's opening turns (which the caller then plays)."""
         if state is not None and (not isinstance(state, State) or state.batch_size != games.size):
             raise ValueError(f"options['state'] must be a State of {games.size} game(s), got {state!r}")
-        scenarios = self._scenarios(scenario, games.size)  # validated before anything changes
+        # validated before anything changes
+        scenarios = scenario_groups(scenario, games.size, self.scenario, get_scenario)
         if seeds is not None:
             self.base_seed[games] = np.asarray(seeds, dtype=np.uint64)
             self.episode[games] = 0
@@ -283,23 +285,6 @@ class LearnerBatch:
         self.terminated[games] = False
         self.truncated[games] = False
         self.illegal[games] = None
-
-    def _scenarios(self, scenario, k: int) -> list:
-        """[(Scenario, rows of the k games it starts)]: ``scenario`` (a name, a list of k names or Nones,
-        or None) over the env's own (``self.scenario``) for the games it leaves open."""
-        if not isinstance(scenario, (list, tuple, np.ndarray)):  # one for all (the autoresets' case)
-            one = self.scenario if scenario is None else get_scenario(scenario)
-            return [] if one is None else [(one, np.arange(k))]
-        names = list(scenario)
-        if len(names) != k:
-            raise ValueError(f"options['scenario'] as a list needs one name (or None) per game reset "
-                             f"({k}), got {len(names)}")
-        names = [self.scenario if n is None else n for n in names]
-        found: dict = {}
-        for i, name in enumerate(names):
-            if name is not None:
-                found.setdefault(get_scenario(name), []).append(i)
-        return [(sc, np.array(rows, dtype=np.int64)) for sc, rows in found.items()]
 
     def _new_drives(self, e, learner) -> State:
         """New games set to one drive: the offence (the learner, or the other team for the defence env)
@@ -645,15 +630,7 @@ class VectorBase(VectorEnv):
             if mask.shape != (n,) or mask.dtype != np.bool_:
                 raise ValueError(f"options['reset_mask'] must be a bool array of shape ({n},)")
             games = np.flatnonzero(mask)
-        scenario = options.get("scenario")
-        if isinstance(scenario, (list, tuple, np.ndarray)):  # one per game of the env: those reset
-            if len(scenario) != n:
-                raise ValueError(f"options['scenario'] as a list needs num_envs = {n} entries (a name or "
-                                 f"None each), got {len(scenario)}")
-            scenario = list(scenario)
-        for name in scenario if isinstance(scenario, list) else [scenario]:
-            if name is not None:
-                get_scenario(name)  # an unknown name raises before any game is reset
+        scenario = scenario_option(options.get("scenario"), n, get_scenario)
         if scenario is not None and options.get("state") is not None:
             raise ValueError("give options['state'] or options['scenario'], not both")
         if seed is None and not self._core.started:  # a first reset without a seed: draw one
@@ -670,17 +647,17 @@ class VectorBase(VectorEnv):
             vals = np.array([0 if x is None else x for x in seeds], dtype=np.uint64)
             unseeded, seeded = games[~given[games]], games[given[games]]
             self._core.reset(unseeded, None, _take_state(options.get("state"), ~given[games]),
-                             _pick(scenario, unseeded))
+                             scenario_of(scenario, unseeded))
             self._core.reset(seeded, vals[seeded], _take_state(options.get("state"), given[games]),
-                             _pick(scenario, seeded))
+                             scenario_of(scenario, seeded))
         elif seed is not None:
             seed = check_seed(seed)
             super().reset(seed=seed)
             with np.errstate(over="ignore"):  # game i's seed s + i wraps past 2**64 - 1 to 0
                 seeds = np.uint64(seed) + games.astype(np.uint64)
-            self._core.reset(games, seeds, options.get("state"), _pick(scenario, games))
+            self._core.reset(games, seeds, options.get("state"), scenario_of(scenario, games))
         else:
-            self._core.reset(games, None, options.get("state"), _pick(scenario, games))
+            self._core.reset(games, None, options.get("state"), scenario_of(scenario, games))
         self._needs_reset[games] = False
         return self._core.observation(), self._infos()
 
@@ -756,14 +733,6 @@ def check_options(options) -> dict:
     if not isinstance(options, dict):
         raise ValueError(f"options must be None or a dict, got {type(options).__name__}")
     return dict(options)
-
-
-def _pick(scenario, games):
-    """The scenario of ``games``: a name for all, or theirs from a list of one per env game (None: the
-    env's own start)."""
-    if isinstance(scenario, list):
-        return [scenario[g] for g in games.tolist()]
-    return scenario
 
 
 def _take_state(state, keep):
