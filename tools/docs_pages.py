@@ -217,6 +217,8 @@ _GRIDIRON_OPTIONS = {
     "field_position_weight": "w >= 0: adds w times the value of the field position the drive leaves",
     "num_envs": "games in the batch (vector env only)",
     "autoreset_mode": "NEXT_STEP (default), SAME_STEP or DISABLED (vector env only)",
+    "scenario": "None, or a name of `gridiron_env.SCENARIOS` ([Scenarios](../scenarios.md)): every episode, "
+                "autoresets included, starts from that position",
 }
 
 _AEC_OPTIONS = {
@@ -227,6 +229,8 @@ _AEC_OPTIONS = {
     "illegal_action": '"lose" (the offender loses, both infos hold "illegal_action") or "raise"',
     "score_reward_scale": "adds this times the change of (own score - other score) to every step's rewards",
     "offence_up": "rendering only: draw the offence attacking up the picture",
+    "scenario": "None, or a name of `gridiron_env.SCENARIOS` ([Scenarios](../scenarios.md)): every game "
+                "starts from that position (`reset(options={\"scenario\": name})`: that game only)",
 }
 
 _GAME_REWARD = """\
@@ -254,7 +258,8 @@ out from its own goal line; `"random"` draws the LOS row (uniform over the field
 (uniform over the hash band) from the seed; an int k in 4..27 puts the LOS on rulebook row k counted from
 the goal line the offence attacks. `config` defaults to `GameConfig(specials=False)`; with specials on,
 each team gets a random special at reset. `reset(options={{"state": state}})` starts from a given position
-instead, the learner taking the {side}'s seat."""
+instead, the learner taking the {side}'s seat; `reset(options={{"scenario": name}})` (or `scenario=`, every
+episode) from a named [scenario](../scenarios.md), the learner's team on the {side}."""
 
 
 @dataclass(frozen=True)
@@ -278,7 +283,9 @@ GRIDIRON_ENVS = (
         "its own actions until the learner is to act again.",
         "A new game dealt from the seed (`reset(seed=s)` plays the engine's game seeded s; a later "
         "`reset()` plays the next episode of the same stream). The learner's team is `learner_team`. "
-        "`reset(options={\"state\": state})` starts from a given engine position (a State of one game).",
+        "`reset(options={\"state\": state})` starts from a given engine position (a State of one game); "
+        "`reset(options={\"scenario\": name})` (or `scenario=`, every episode) from a named "
+        "[scenario](../scenarios.md), which then plays on to the end of the game.",
         "**Terminated** when the game ends with a winner: at a change of possession once a team has "
         "`target_score` points (the other team may be owed a final drive; a tie goes to overtime, won by "
         "the first team to 4 overtime points; the rulebook's \"The end of the game\" has every case), or "
@@ -569,6 +576,8 @@ _PROTOCOL_OPTIONS = {
     "render_mode": 'None, "ansi" or "rgb_array"',
     "observation": '"features" (dict of observation and int8 mask) or "flat" (one float32 Box: the '
                    'observation, then the mask as 0/1)',
+    "scenario": "None, or a name of the game's `GameSpec.scenarios` (Gridiron's: [Scenarios](../scenarios.md)): "
+                "every episode starts from that position",
 }
 
 
@@ -965,7 +974,8 @@ aec.reset(seed=0)
 - `reset(options={{"scenario": name}})` works on every Gridiron env: the Gymnasium envs (whole game,
   offence and defence drives, their vector envs: one name for every game reset or a list of one name or
   `None` per game), the PettingZoo AEC and parallel envs, `SelfPlayBatch` (`reset(scenario=)`) and the
-  generic adapters serving Gridiron. It starts the episodes of that reset; `scenario=` when making an env
+  generic adapters serving Gridiron; the SB3 `VecEnv` takes `set_options({{"scenario": name}})` before
+  `reset()`. It starts the episodes of that reset; `scenario=` when making an env
   starts every episode from it, autoresets included. An unknown name is a `ValueError` naming it and
   listing the allowed ones.
 - In a drive env the learner's team takes the env's side of the scenario (its `learner_team`: "one",
@@ -1023,6 +1033,11 @@ def environments_index() -> str:
                      f"learner | {NUM_ACTIONS} | {gridiron_observe.FEATURES_SIZE} features or planes |")
     lines.append(f"| [Gridiron AEC / parallel](gridiron_aec.md) | `gridiron_env.env()`, `parallel_env()` | "
                  f"PettingZoo, two agents | {NUM_ACTIONS} | dict or flat Box |")
+    from gridiron_env.scenarios import FAMILY_IDS
+
+    lines.append(f"| [Gridiron scenario drives](../scenarios.md) | `gymnasium.make(\"gridiron_env/GridironScenario-v0\", "
+                 f"scenario=...)` and {len(FAMILY_IDS)} family ids | Gymnasium, one learner | {NUM_ACTIONS} | "
+                 f"{gridiron_observe.FEATURES_SIZE} features or planes |")
     for env_id, (game_name, _variant) in protocol_ids().items():
         game = protocol.get_game(game_name)
         lines.append(f"| [{env_id.split('/')[-1]}]({_slug(env_id)}.md) | `gymnasium.make(\"{env_id}\")` | "
