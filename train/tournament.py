@@ -164,18 +164,9 @@ def make_agent(spec: str):
         agent = make_search_agent(arg)
     elif kind == "bot" and arg:
         from agents.bot import BotAgent
+        from gridiron_env.adapters.agents import split_bot_temperature
 
-        path, temperature = arg, 0.0
-        head, at, tail = arg.rpartition("@")
-        if at:
-            try:
-                temperature = float(tail)
-            except ValueError:
-                head = None
-            if head is not None:
-                path = head
-        if not 0 <= temperature < float("inf"):
-            raise ValueError(f"a bot's temperature must be a number >= 0, got {tail}")
+        path, temperature = split_bot_temperature(arg)
         label = f"bot:{Path(path).stem}" + (f"@{temperature:g}" if temperature > 0 else "")
         agent = BotAgent.load(path, name=label, temperature=temperature)
     elif kind == "onnx" and arg:

@@ -53,7 +53,7 @@ from ..protocol import GameSpec, get_game
 from .common import uniform_legal
 
 __all__ = ["RandomGameAgent", "NetAgent", "make_agent", "game_agent_classes", "agent_kinds",
-           "register_agent_specs", "gridiron_agent_specs"]
+           "register_agent_specs", "gridiron_agent_specs", "split_bot_temperature"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 SHIPPED_GRIDIRON_BOT = Path(__file__).resolve().parent.parent / "data" / "bot.npz"  # the spec ``bot``
@@ -224,7 +224,7 @@ def agent_kinds(game) -> tuple:
     return ("random", "bot:PATH[@TEMPERATURE]", "onnx:PATH", *own)
 
 
-def _split_temperature(arg: str):
+def split_bot_temperature(arg: str):
     """``PATH`` or ``PATH@TEMPERATURE`` -> (path, temperature >= 0); a tail that is no number stays in the
     path (a file name may hold an @)."""
     path, temperature = arg, 0.0
@@ -280,7 +280,7 @@ def _gridiron_bot(arg, config):
         return BotAgent.load(SHIPPED_GRIDIRON_BOT, name="bot")
     if not arg:
         raise ValueError("bot: needs a file (bot:PATH[@TEMPERATURE]), or use 'bot' for the shipped bot")
-    path, temperature = _split_temperature(arg)
+    path, temperature = split_bot_temperature(arg)
     name = f"bot:{Path(path).stem}" + (f"@{temperature:g}" if temperature > 0 else "")
     try:
         return BotAgent.load(path, name=name, temperature=temperature)
@@ -381,7 +381,7 @@ def make_agent(spec: str, game="table_football", config=None):
     elif kind == "bot" and arg:
         from train.game_export import GameBot
 
-        path, temperature = _split_temperature(arg)
+        path, temperature = split_bot_temperature(arg)
         name = f"bot:{Path(path).stem}" + (f"@{temperature:g}" if temperature > 0 else "")
         agent = NetAgent(GameBot.load(path, game=game), game, name=name, temperature=temperature)
     elif kind == "onnx" and arg:
