@@ -8,6 +8,7 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from hypothesis import given, settings, strategies as st
 from pettingzoo.test import api_test, parallel_api_test
 
 import gridiron_env
@@ -563,3 +564,20 @@ def test_sb3_set_options_and_generic_vector_lists():
     assert np.array_equal(vec.state.drives, given.drives) and np.array_equal(vec.state.score, given.score)
     with pytest.raises(ValueError, match="not both"):
         vec.reset(options={"state": given, "scenario": "red_zone"})
+
+
+@settings(max_examples=25, deadline=None)
+@given(name=st.sampled_from(NAMES), seed=st.integers(0, 2**64 - 1), target=st.integers(1, 99),
+       specials=st.booleans(), paper=st.booleans(), punt=st.integers(1, 20), rolls=st.integers(1, 100))
+def test_any_config_and_seed_gives_a_valid_position_that_plays_on(name, seed, target, specials, paper, punt, rolls):
+    config = GameConfig(target_score=target, specials=specials, kick_mode="paper" if paper else "dice",
+                        longest_punt=punt, max_rolls_per_down=rolls)
+    s = SCENARIOS[name].build([seed, seed ^ 1], config)
+    check_invariants(s, check_mask=True, config=config)
+    rng = np.random.default_rng(seed % 1000)
+    for _ in range(30):  # the normal rules from here: legal random actions, the invariants hold
+        live = ~(s.terminated | s.truncated)
+        if not live.any():
+            break
+        s = step(s, (rng.random(s.legal.shape) * s.legal).argmax(1), config, active=live)
+        check_invariants(s, config=config)

@@ -171,6 +171,8 @@ def get_scenario(game: GameSpec, name):
     """The named starting position ``name`` of ``game`` (``GameSpec.scenarios``); ValueError naming it and
     the allowed names (or saying the game has none)."""
     scenarios = game.scenarios or {}
+    if any(name is s for s in scenarios.values()):  # one of the game's own scenario objects
+        return name
     if not (isinstance(name, str) and name in scenarios):
         allowed = ", ".join(scenarios) if scenarios else f"none: the game {game.name!r} has no scenarios"
         raise ValueError(f"unknown scenario {name!r}; allowed: {allowed}")
