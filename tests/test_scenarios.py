@@ -581,3 +581,18 @@ def test_any_config_and_seed_gives_a_valid_position_that_plays_on(name, seed, ta
             break
         s = step(s, (rng.random(s.legal.shape) * s.legal).argmax(1), config, active=live)
         check_invariants(s, config=config)
+
+
+def test_the_benchmark_plays_whole_drives_the_same_way_twice():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from agents.random_agent import RandomAgent
+    from benchmarks.scenario_table import play_drives
+
+    runs = [play_drives(SCENARIOS["red_zone"], RandomAgent(), RandomAgent(), 30, 7, GameConfig()) for _ in range(2)]
+    assert np.array_equal(runs[0]["points"], runs[1]["points"])
+    points = runs[0]["points"]
+    assert set(np.unique(points)) <= {0, 3, 6, 7} and (runs[0]["scored"] == (points > 0)).all()
+    assert (runs[0]["touchdown"] == (points >= 6)).all()
