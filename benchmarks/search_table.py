@@ -3,7 +3,8 @@
 "The search baseline" table.
 
     python benchmarks/search_table.py --budgets 4 16 --games 100 --target 7 --out runs/search
-    python benchmarks/search_table.py --budgets 4 4:heuristic --opponents heuristic bot --games 20
+    python benchmarks/search_table.py --budgets 4 4:bot --opponents heuristic bot --games 20
+    python benchmarks/search_table.py --budgets 1 4 16 4:bot --speed 1 8 64 --out runs/search
 
 Every pair plays ``--games`` (even) full games with ``train.tournament.run_tournament``: ``games / 2``
 deals, each played from both sides from the same engine seed, so seats and coin tosses are balanced; a
@@ -100,6 +101,40 @@ def measure(budget: str, opp: str, games: int, seed: int, config: GameConfig, bo
             "target_score": config.target_score}
 
 
+def positions(batch: int, seed: int, config: GameConfig, every: int = 40, count: int = 3) -> list:
+    """Mid-game positions of heuristic self-play: the states of a batch of ``batch`` games after 40, 80, 120
+    steps (games in every phase, a few finished)."""
+    from gridiron_env.core.engine import init, step
+
+    players = HeuristicAgent()
+    players.reset(np.arange(batch) + seed)
+    s = init(seeds=np.arange(batch) + seed, config=config)
+    found = []
+    for k in range(every * count):
+        s = step(s, players.act(s, config), config=config)
+        if (k + 1) % every == 0:
+            found.append(s.copy())
+    return found
+
+
+def speed(budget: str, batch: int, seed: int, config: GameConfig) -> dict:
+    """Decisions per CPU second of this process (``time.process_time``: what other jobs on the host take
+    is not counted) of ``search:budget`` deciding in ``batch`` games at once, over :func:`positions`."""
+    agent = make_search_agent(str(budget))
+    states = positions(batch, seed, config)
+    agent.reset(np.arange(batch) + seed)
+    decisions, cpu, wall = 0, 0.0, 0.0
+    for s in states:
+        start, start_wall = time.process_time(), time.perf_counter()
+        agent.act(s, config)
+        cpu += time.process_time() - start
+        wall += time.perf_counter() - start_wall
+        decisions += int(((s.to_act >= 0) & s.legal.any(axis=1)).sum())
+    return {"agent": agent.name, "budget": str(budget), "batch": batch, "decisions": decisions,
+            "searched": agent.searched, "cpu_seconds": cpu, "wall_seconds": wall,
+            "decisions_per_cpu_second": decisions / max(cpu, 1e-9)}
+
+
 def combine(rows: list[dict]) -> list[dict]:
     """The rows of one (agent, opponent, target score) summed over their chunks (distinct deals), in the
     order they first appear: games, wins, decisions and seconds added, the margin weighted by games."""
@@ -147,8 +182,24 @@ def main(argv=None) -> int:
                         "on distinct deals, so a stopped run still has every pair measured alike")
     p.add_argument("--out", default="runs/search", help="directory for rows.jsonl and table.md")
     p.add_argument("--combine", action="store_true", help="only rebuild table.md from --out/rows.jsonl")
+    p.add_argument("--speed", type=int, nargs="+", default=None, metavar="BATCH",
+                   help="only measure decisions per CPU second at these batch sizes (games deciding at once), "
+                        "over mid-game positions of heuristic self-play, into --out/speed.jsonl")
     args = p.parse_args(argv)
     out = Path(args.out)
+    if args.speed:
+        if min(args.speed) < 1:
+            p.error("--speed batch sizes must be >= 1")
+        out.mkdir(parents=True, exist_ok=True)
+        print("| agent | batch | decisions | searched | decisions per CPU second |\n|---|---|---|---|---|")
+        for budget in args.budgets:
+            for batch in args.speed:
+                row = speed(budget, batch, args.seed, GameConfig(target_score=args.target))
+                with open(out / "speed.jsonl", "a") as f:
+                    f.write(json.dumps(row) + "\n")
+                print(f"| {row['agent']} | {batch} | {row['decisions']} | {row['searched']} | "
+                      f"{row['decisions_per_cpu_second']:.1f} |", flush=True)
+        return 0
     if args.combine:
         rows = [json.loads(line) for line in (out / "rows.jsonl").read_text().splitlines() if line.strip()]
         (out / "table.md").write_text(to_markdown(combine(rows)) + "\n")

@@ -288,3 +288,30 @@ def test_beats_the_heuristic():
     config = GameConfig(target_score=3, max_steps=600)
     result = play_games(SearchAgent(rollouts=4), HeuristicAgent(), 10, seed=100, config=config)
     assert _wins(result) >= 6, result.summary("search", "heuristic")
+
+
+def test_the_benchmark_sums_chunks_of_a_pair():
+    # benchmarks/search_table.py: chunks of one pair (distinct deals) add up; other pairs stay apart
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "search_table.py"
+    spec = importlib.util.spec_from_file_location("search_table", path)
+    table = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(table)
+    rows = [dict(agent="search:2", budget="2", opponent="heuristic", target_score=3, games=10, wins=7.0,
+                 mean_margin=2.0, decisions=300, searched=200, act_seconds=10.0, seconds=12.0),
+            dict(agent="search:2", budget="2", opponent="bot", target_score=3, games=10, wins=5.5,
+                 mean_margin=-1.0, decisions=100, searched=50, act_seconds=5.0, seconds=6.0),
+            dict(agent="search:2", budget="2", opponent="heuristic", target_score=3, games=30, wins=24.0,
+                 mean_margin=4.0, decisions=900, searched=600, act_seconds=20.0, seconds=25.0)]
+    heuristic, bot = table.combine(rows)
+    assert (heuristic["games"], heuristic["wins"], heuristic["chunks"]) == (40, 31.0, 2)
+    assert heuristic["win_rate"] == pytest.approx(31 / 40) and heuristic["mean_margin"] == pytest.approx(3.5)
+    assert heuristic["decisions_per_second"] == pytest.approx(1200 / 30)
+    assert heuristic["lo"] < 31 / 40 < heuristic["hi"] and (heuristic["lo"], heuristic["hi"]) == table.wilson(31, 40)
+    assert bot["games"] == 10 and bot["win_rate"] == pytest.approx(0.55)
+    assert "| search:2 | heuristic | 40 | 78% (" in table.to_markdown([heuristic, bot])
+    for bad in (["--games", "10", "--chunk", "4"], ["--budgets", "x"], ["--opponents", "zone"]):
+        with pytest.raises(SystemExit):
+            table.main(bad)
