@@ -39,7 +39,6 @@ from .core.state import State, mirror_state
 __all__ = ["Draw", "Scenario", "SCENARIOS", "FAMILIES", "FAMILY_IDS", "get_scenario", "scenario_names"]
 
 _LANES = tuple(str(lane + 1) for lane in HASH_BAND)  # the hash band's rulebook lanes, 8-11
-_TEAMS = ("one", "two")
 _OFFENCE_DRAW = "offence"
 _SPECIAL_DRAWS = ("special one", "special two")
 
@@ -167,12 +166,14 @@ def _config(config) -> GameConfig:
 def _seeds(seeds) -> np.ndarray:
     """uint64 [k] from ints 0..2**64-1 (one int: a batch of one); ValueError naming ``seeds`` otherwise
     (bools, floats, negatives, too-large ints, as ``core.chance.seed_keys`` refuses them)."""
-    if isinstance(seeds, np.ndarray) and seeds.dtype == np.uint64:
+    if isinstance(seeds, np.ndarray) and seeds.dtype == np.uint64 and seeds.size:  # the envs' episode seeds
         return seeds.reshape(-1)
     seed_keys(seeds)
     if isinstance(seeds, (int, np.integer)):
         return np.array([int(seeds)], dtype=np.uint64)
-    return np.array([int(x) for x in np.asarray(seeds, dtype=object).reshape(-1).tolist()], dtype=np.uint64)
+    if isinstance(seeds, np.ndarray):  # an int array seed_keys accepted: every value is 0..2**64-1
+        return seeds.reshape(-1).astype(np.uint64)
+    return np.array([int(x) for x in seeds], dtype=np.uint64)
 
 
 @lru_cache(maxsize=512)
