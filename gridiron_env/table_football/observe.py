@@ -14,6 +14,9 @@ from .config import TableFootballConfig
 from .state import PHASE_NAMES, State
 
 OBS_LOW, OBS_HIGH = -2.0, 2.0  # bounds of every value (scores past twice the target are clipped)
+TO_GAIN_BINS = 8  # yards to gain 5..40 by 5 (a series can lose at most 10 a down: 4th and 40 at worst)
+BALL_BINS = 21  # the ball on 0, 5, ..., 100
+NEED_BINS = 14  # points still needed, up to two touchdowns with their extra points
 
 _PARTS = (  # (name, width, meaning)
     ("own_score", 1, "viewer's score / target_score (clipped to 2)"),
@@ -40,6 +43,11 @@ _PARTS = (  # (name, width, meaning)
     ("last_play", 4, "one-hot last play: none, run, field goal, punt"),
     ("last_roll", 2, "dice of the last roll / 6 (a kick's single die first, then 0)"),
     ("plays", 1, "plays so far / max_plays"),
+    # the same facts again on a scale a network reads at once (a value / 100 moves a first layer by little):
+    ("to_gain_bins", TO_GAIN_BINS, "one-hot yards to gain in 5-yard steps: 5, 10, ..., 40 (and more)"),
+    ("ball_bins", BALL_BINS, "one-hot ball in the viewer's frame in 5-yard steps: 0, 5, ..., 100"),
+    ("own_needs", NEED_BINS, f"thermometer: 1 at k (k = 1..{NEED_BINS}) if the viewer needs at most k points to win"),
+    ("other_needs", NEED_BINS, f"thermometer: 1 at k (k = 1..{NEED_BINS}) if the other team needs at most k points"),
 )
 
 
@@ -111,6 +119,16 @@ def observe(state: State, team, config: TableFootballConfig | None = None) -> np
     put("last_play", last)
     put("last_roll", state.last_roll / 6)
     put("plays", state.plays / float(config.max_plays))
+    gain = np.zeros((B, TO_GAIN_BINS))
+    gain[rows, np.clip(state.line_to_gain.astype(np.int64) - state.position.astype(np.int64), 5, 5 * TO_GAIN_BINS)
+             // 5 - 1] = 1
+    put("to_gain_bins", gain)
+    ball = np.zeros((B, BALL_BINS))
+    ball[rows, np.clip(np.where(mine, pos, 100 - pos) // 5, 0, BALL_BINS - 1).astype(np.int64)] = 1
+    put("ball_bins", ball)
+    k = np.arange(1, NEED_BINS + 1)
+    put("own_needs", (target - own)[:, None] <= k)
+    put("other_needs", (target - other)[:, None] <= k)
     return out
 
 
