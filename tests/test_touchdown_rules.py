@@ -562,3 +562,42 @@ def test_field_goal_by_distance(los, dice, good):
 def test_field_goal_out_of_range():
     assert "field goal" not in legal(call_state(los=17))  # distance 31 - 17 + 2 = 16 > 15
     assert "field goal" in legal(call_state(los=18))  # 15
+
+
+# --- quarters and the end (ruling 16), the caps of a play (rulings 9, 25) -------------------------------
+
+def test_a_new_quarter_opens_with_a_kick_off_by_the_previous_receiver():
+    # quarter 1, 14 scrimmages played, team one kicked off to open it: a tackle ends the 15th scrimmage
+    s = make({"Q": (6, 9), "j": (6, 10)}, to_act="two", flags="limits, forward thrown", clock="1 14 14 one")
+    s = act(s, "piece 4 forward", faces(3, 5) + faces(2) + faces(3, 4))
+    assert (int(s.quarter[0]), int(s.scrimmage[0]), int(s.scrimmages[0])) == (2, 1, 16)
+    assert int(s.opening_kicker[0]) == 1  # team two kicks off: 14 + 2 rows, team one's row 4, returned 7
+    assert (int(s.offence[0]), int(s.los[0])) == (0, 11)
+
+
+def test_the_game_ends_after_the_last_scrimmage():
+    s = make({"Q": (6, 9), "j": (6, 10)}, to_act="two", flags="limits, forward thrown", clock="4 14 59 two",
+             score="10-7")
+    s = act(s, "piece 4 forward", faces(3, 5))
+    assert int(s.phase[0]) == GAME_OVER and s.terminated[0] and int(s.winner[0]) == 0 and int(s.to_act[0]) == -1
+    tie = make({"Q": (6, 9), "j": (6, 10)}, to_act="two", flags="limits, forward thrown", clock="4 14 59 two",
+               score="7-7")
+    assert int(act(tie, "piece 4 forward", faces(3, 5)).winner[0]) == 2  # a draw
+    ot = td.TouchdownConfig(overtime=True)
+    extra = make({"Q": (6, 9), "j": (6, 10)}, config=ot, to_act="two", flags="limits, forward thrown",
+                 clock="4 14 59 two", score="7-7")
+    extra = act(extra, "piece 4 forward", faces(3, 5) + [1] + faces(1) + faces(2, 3), config=ot)
+    assert int(extra.quarter[0]) == 5 and int(extra.opening_kicker[0]) == 1 and int(extra.phase[0]) == OFFENCE_CALL
+
+
+def test_the_round_cap_and_two_idle_turns_end_the_play_where_the_ball_is():
+    cap = td.TouchdownConfig(max_rounds=1)
+    s = make({"Q": (6, 12)}, config=cap, flags="-", turn="- 0 0 - 1 0", to_act="two")
+    s = act(s, "piece 1 forward", config=cap)
+    s = act(s, "piece 2 forward", config=cap)  # the second turn of the play: one round, the cap
+    assert int(s.phase[0]) == OFFENCE_CALL and int(s.event[0]) == EV["dead ball"]
+    assert (int(s.offence[0]), int(s.down[0]), int(s.los[0])) == (0, 2, 12)
+    idle = make({"Q": (6, 12)}, flags="-", marked="lmrjkuv", to_act="two", turn="- 0 0 - 3 1")
+    assert legal(idle) == {"end turn"}
+    idle = act(idle, "end turn")  # the other side did nothing last turn either
+    assert int(idle.phase[0]) == OFFENCE_CALL
