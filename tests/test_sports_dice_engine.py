@@ -238,7 +238,7 @@ def test_observation_layout_covers_the_vector():
     for name, (sl, meaning) in sd.OBS_LAYOUT.items():
         assert sl.start == start and meaning
         start = sl.stop
-    assert start == sd.OBS_SIZE == 65
+    assert start == sd.OBS_SIZE == 134
     md = sd.observation_markdown()
     assert all(f"`{name}`" in md for name in sd.OBS_LAYOUT)
 

@@ -14,6 +14,9 @@ from .config import SportsDiceConfig
 from .state import DICE, END_ZONE, PHASE_NAMES, State
 
 OBS_LOW, OBS_HIGH = -2.0, 2.0  # bounds of every value (scores past twice the target are clipped)
+BALL_BINS = 21  # the ball on 0, 5, ..., 100
+TARGET_BINS = 20  # yards to the series target: 5, 10, ..., 100
+NEED_BINS = 14  # points still needed, up to two touchdowns
 
 _PARTS = (  # (name, width, meaning)
     ("own_score", 1, "viewer's score / target_score (clipped to 2)"),
@@ -42,6 +45,11 @@ _PARTS = (  # (name, width, meaning)
     ("roll_winner", 3, "one-hot winning side of the last roll: none, offence dice, defence dice"),
     ("play", 9, "one-hot play of the last roll: none, then the 8 symbols"),
     ("rolls", 1, "rolls so far / max_rolls"),
+    # the same facts again on a scale a network reads at once (a value / 100 moves a first layer by little):
+    ("ball_bins", BALL_BINS, "one-hot ball in the viewer's frame in 5-yard steps: 0, 5, ..., 100"),
+    ("to_target_bins", TARGET_BINS, "one-hot yards from the ball to the series target in 5-yard steps: 5, ..., 100"),
+    ("own_needs", NEED_BINS, f"thermometer: 1 at k (k = 1..{NEED_BINS}) if the viewer needs at most k points to win"),
+    ("other_needs", NEED_BINS, f"thermometer: 1 at k (k = 1..{NEED_BINS}) if the other team needs at most k points"),
 )
 
 
@@ -54,6 +62,13 @@ def _layout(parts):
 
 
 OBS_LAYOUT, OBS_SIZE = _layout(_PARTS)
+# the parts that describe the last roll alone (the rest describe the scores, the field, the chip and the
+# decision): the exact evaluation assembles a decision's observation from its context's and its roll's
+ROLL_PARTS = ("last_roll", "rolled_offence_dice", "offence_dice", "defence_dice", "counts", "top", "chip_call",
+              "roll_winner", "play")
+ROLL_COLUMNS = np.zeros(OBS_SIZE, dtype=bool)
+for _name in ROLL_PARTS:
+    ROLL_COLUMNS[OBS_LAYOUT[_name][0]] = True
 
 
 def observe(state: State, team, config: SportsDiceConfig | None = None) -> np.ndarray:
@@ -109,6 +124,11 @@ def observe(state: State, team, config: SportsDiceConfig | None = None) -> np.nd
     one_hot("roll_winner", state.roll_winner.astype(np.int64) + 1, 3)
     one_hot("play", state.play.astype(np.int64) + 1, 9)
     put("rolls", state.rolls / float(config.max_rolls))
+    one_hot("ball_bins", (np.where(mine, pos, 100 - pos) // 5).astype(np.int64), BALL_BINS)
+    one_hot("to_target_bins", (state.target.astype(np.int64) - state.position.astype(np.int64)) // 5 - 1, TARGET_BINS)
+    k = np.arange(1, NEED_BINS + 1)
+    put("own_needs", (target - own)[:, None] <= k)
+    put("other_needs", (target - other)[:, None] <= k)
     return out
 
 

@@ -417,7 +417,14 @@ def representative_states(config: SportsDiceConfig, a_s, b_s) -> _Reps:
     class of the winner), with the likeliest dice of each class (module docstring)."""
     m = model_of(config)
     a_s, b_s = np.asarray(a_s, dtype=np.int64), np.asarray(b_s, dtype=np.int64)
-    nL, F = a_s.size, m.n_fields
+    kind, l, f, h, k = representative_index(m, a_s.size)
+    return _Reps(_representative_state(config, m, a_s, b_s, kind, l, f, h, k), kind, l, f, h, k)
+
+
+def representative_index(m: M.Model, nL: int):
+    """(kind, l, f, h, k) int64 [n]: the decision classes of ``nL`` score pairs, in the order of
+    ``representative_states`` (see ``_Reps``), without building their states."""
+    F = m.n_fields
     pieces = []
     pop = np.array([bin(x).count("1") for x in range(16)])
 
@@ -442,7 +449,13 @@ def representative_states(config: SportsDiceConfig, a_s, b_s) -> _Reps:
     offwin = (kind == 2) | (kind == 4)
     kk = np.where(offwin | (kind == 3), k, 0)
     never = (offwin & tie_d[kk] & (h == M.CHIP_OFFENCE)) | ((kind == 3) & tie_o[kk] & (h == M.CHIP_DEFENCE))
-    kind, l, f, h, k = (x[~never] for x in (kind, l, f, h, k))
+    return tuple(x[~never] for x in (kind, l, f, h, k))
+
+
+def _representative_state(config: SportsDiceConfig, m: M.Model, a_s, b_s, kind, l, f, h, k) -> State:
+    """The engine states of decision classes (kind, l, f, h, k) of the pairs (a_s, b_s)."""
+    lose_d, tie_d = _loser_class(m.off, m.dfn)
+    lose_o, tie_o = _loser_class(m.dfn, m.off)
     n = kind.size
     s = State.empty(n)
     s.offence[:], s.toss_winner[:], s.opener[:] = 0, 0, 0
@@ -481,7 +494,7 @@ def representative_states(config: SportsDiceConfig, a_s, b_s) -> _Reps:
     s.roll_winner[:] = np.select([offwin, kind == 3, (kind == 0) & rolled], [0, 1, 1], -1)
     s.play[:] = np.select([kind == 4, (kind == 0) & rolled], [M.OFF_FIELD_GOAL, 4 + M.DEF_NO_GAIN], -1)
     recompute_legal(s, config)
-    return _Reps(s, kind, l, f, h, k)
+    return s
 
 
 def toss_state(config: SportsDiceConfig) -> State:
@@ -534,6 +547,10 @@ def _where(state: State, g: int) -> str:
 _KIND_ACTIONS = np.array([[A.GO_FOR_IT, A.PUNT, A.FIELD_GOAL, -1], [A.USE_CHIP, -1, -1, -1],
                           [A.PLAY_BASE + k for k in range(4)], [A.PLAY_BASE + 4 + k for k in range(4)],
                           [A.TAKE_POINTS, -1, -1, -1]])
+# every legal action of each kind, in id order (plays: those of the class's tied symbols)
+_KIND_OPTIONS = np.array([[A.GO_FOR_IT, A.PUNT, A.FIELD_GOAL, -1], [A.USE_CHIP, A.KEEP_CHIP, -1, -1],
+                          [A.PLAY_BASE + k for k in range(4)], [A.PLAY_BASE + 4 + k for k in range(4)],
+                          [A.TAKE_POINTS, A.ADVANCE, -1, -1]])
 QUERY_CHUNK = 200_000  # states asked at once (bounds the memory of an agent's batch)
 
 
@@ -591,23 +608,187 @@ def _tables(m: M.Model, reps: _Reps, p: np.ndarray, nL: int) -> M.Tables:
     return M.Tables(off, dfn, use, declare)
 
 
+def _dense_ids(key: np.ndarray, size: int):
+    """(ids [n], one [u]): each key's rank among the distinct keys (keys in 0..size-1), and the index of one
+    row holding each distinct key."""
+    one = np.full(size, -1, dtype=np.int64)
+    one[key] = np.arange(key.size)
+    used = np.flatnonzero(one >= 0)
+    rank = np.full(size, -1, dtype=np.int64)
+    rank[used] = np.arange(used.size)
+    return rank[key], one[used]
+
+
+def _optimal_choices(solution: Solution, a_s, b_s, kind, l, f, h, k) -> np.ndarray:
+    """int64 [n]: ``solution.policy`` at the representative states of decision classes (kind, l, f, h, k),
+    read from the solution's one-step tables without building the states (the same rule: the decider's best
+    legal action, the lowest id within POLICY_TOL)."""
+    m, T, look = solution.model, solution.config.target_score, solution._lookahead_tables()
+    x = (a_s[l] * T + b_s[l]) * m.n_fields + f
+    n = kind.size
+    q = np.full((n, 4), np.nan)  # the offence's value after the kind's actions _KIND_ACTIONS[kind]
+    offence_decides = np.ones(n, dtype=bool)
+    g = np.flatnonzero(kind == 0)
+    q[g, 0] = look["go"][x[g], h[g]]
+    q[g, 1] = look["kicks"][x[g], M.KICK_PUNT, h[g]]
+    q[g, 2] = look["kicks"][x[g], M.KICK_FIELD_GOAL, h[g]]
+    g = np.flatnonzero(kind == 1)  # the holder calls: it keeps the side it favours
+    o = look["offwin"][x[g], m.tie_i[k[g]]]
+    d = look["defwin"][x[g], m.tie_j[k[g]]]
+    holder_off = h[g] == M.CHIP_OFFENCE
+    q[g, 0], q[g, 1] = np.where(holder_off, o, d), np.where(holder_off, d, o)
+    offence_decides[g] = holder_off
+    for kk, table, dice in ((2, "off", m.off), (3, "dfn", m.dfn)):
+        g = np.flatnonzero(kind == kk)
+        tied = (dice.cls_mask[k[g]][:, None] >> np.arange(4)) & 1 == 1
+        q[g] = np.where(tied, look[table][x[g], h[g]], np.nan)
+        offence_decides[g] = kk == 2
+    g = np.flatnonzero(kind == 4)
+    q[g, 0] = look["Wt"][x[g], h[g], M.P_FG]
+    q[g, 1] = look["Wt"][x[g], h[g], M.P_FG_ADVANCE]
+    mine = np.where(offence_decides[:, None], q, 1.0 - q)
+    cols = _KIND_OPTIONS[kind]
+    best = np.nanmax(mine, axis=1)
+    # _KIND_OPTIONS rows are in id order: the first column within the tolerance is the lowest id
+    first = np.argmax(np.nan_to_num(mine, nan=-np.inf) >= best[:, None] - POLICY_TOL, axis=1)
+    return cols[np.arange(n), first]
+
+
+def _choice_answers(actions: np.ndarray, kind: np.ndarray) -> np.ndarray:
+    """float64 [n, 4]: a deterministic policy's actions as the chances of ``_KIND_ACTIONS[kind]``."""
+    return (actions[:, None] == _KIND_ACTIONS[kind]).astype(np.float64)
+
+
+def _observation_predictor(agent_or_policy):
+    """``predict(obs, mask) -> actions`` of an agent that decides from observations alone (an
+    ``ObservationAgent``, or anything with ``predict_observations``), else None."""
+    from .agents import ObservationAgent
+
+    if isinstance(agent_or_policy, ObservationAgent):
+        return agent_or_policy.predict
+    fn = getattr(agent_or_policy, "predict_observations", None)
+    return fn if callable(fn) else None
+
+
+def _first_layer_predictor(agent_or_policy):
+    """((W, b), predict_first_layer) of a network policy that offers them (``first_layer``: its first
+    layer's weights [OBS_SIZE, H] and bias [H]; ``predict_first_layer(obs @ W + b, mask) -> actions``), else
+    None."""
+    layer = getattr(agent_or_policy, "first_layer", None)
+    fn = getattr(agent_or_policy, "predict_first_layer", None)
+    if layer is None or not callable(fn):
+        return None
+    w, b = (np.asarray(x, dtype=np.float32) for x in layer)
+    from .observe import OBS_SIZE
+
+    if w.ndim != 2 or w.shape[0] != OBS_SIZE or b.shape != (w.shape[1],):
+        raise ValueError(f"first_layer must be W [{OBS_SIZE}, H] and b [H], got {w.shape} and {b.shape}")
+    return (w, b), fn
+
+
+CHECK_ROWS = 256  # representative states per level rebuilt in full to check the assembled observations
+
+
+def _observed_choices(predict, config: SportsDiceConfig, m: M.Model, a_s, b_s, kind, l, f, h, k,
+                      check_seed: int = 0, first_layer=None) -> np.ndarray:
+    """int64 [n]: an observation policy's actions at decision classes (kind, l, f, h, k), asked in batches of
+    observations assembled from two small sets: the observation of each context (kind, pair, field, holder)
+    and the roll columns (``observe.ROLL_COLUMNS``) of each roll (kind, class, holder), so only those few
+    thousand engine states are built and observed. A sample of rows is rebuilt in full (states, ``observe``,
+    legal masks) and must match exactly. With ``first_layer`` ((W, b), predict_first_layer) a network's
+    first layer is applied to the two sets (context @ W + b, roll columns @ W) and the rows get their sum:
+    no observation row is built at all."""
+    from .observe import ROLL_COLUMNS, observe
+
+    nL, F = a_s.size, m.n_fields
+    n_k = int(k.max(initial=0)) + 1
+    ctx, ctx_one = _dense_ids(((kind * nL + l) * F + f) * 2 + h, 5 * nL * F * 2)
+    roll, roll_one = _dense_ids((kind * n_k + k) * 2 + h, 5 * n_k * 2)
+    pick = lambda rows: (kind[rows], l[rows], f[rows], h[rows], k[rows])  # noqa: E731
+    s_ctx = _representative_state(config, m, a_s, b_s, *pick(ctx_one))
+    s_roll = _representative_state(config, m, a_s, b_s, *pick(roll_one))
+    obs_ctx = observe(s_ctx, s_ctx.to_act, config)
+    obs_roll = observe(s_roll, s_roll.to_act, config)[:, ROLL_COLUMNS]
+    legal_roll = s_roll.legal
+
+    def assemble(rows):
+        obs = obs_ctx[ctx[rows]]
+        obs[:, ROLL_COLUMNS] = obs_roll[roll[rows]]
+        return obs, legal_roll[roll[rows]]
+
+    sample = np.random.default_rng(check_seed).choice(kind.size, size=min(CHECK_ROWS, kind.size), replace=False)
+    full = _representative_state(config, m, a_s, b_s, *pick(sample))
+    obs, legal = assemble(sample)
+    if not (np.array_equal(obs, observe(full, full.to_act, config)) and np.array_equal(legal, full.legal)):
+        raise RuntimeError("the assembled observations differ from observe(): a roll column is missing from "
+                           "observe.ROLL_COLUMNS")
+    if first_layer is not None:
+        (w, b), predict_hidden = first_layer
+        ctx_part = obs_ctx.copy()
+        ctx_part[:, ROLL_COLUMNS] = 0.0
+        pre_ctx = ctx_part @ w + b
+        pre_roll = obs_roll @ w[ROLL_COLUMNS]
+    actions = np.zeros(kind.size, dtype=np.int64)
+    for lo in range(0, kind.size, QUERY_CHUNK):
+        rows = np.arange(lo, min(kind.size, lo + QUERY_CHUNK))
+        if first_layer is None:
+            obs, legal = assemble(rows)
+            out = predict(obs, legal.copy())
+        else:
+            legal = legal_roll[roll[rows]]
+            hidden = pre_ctx[ctx[rows]]
+            hidden += pre_roll[roll[rows]]
+            out = predict_hidden(hidden, legal.copy())
+        out = np.asarray(out).astype(np.int64).reshape(-1)
+        if out.shape != (rows.size,):
+            raise ValueError(f"predict gave {out.shape} actions for {rows.size} states")
+        bad = (out < 0) | (out >= A.NUM_ACTIONS)
+        bad[~bad] = ~legal[np.flatnonzero(~bad), out[~bad]]
+        if bad.any():
+            g = rows[np.flatnonzero(bad)[0]]
+            state = _representative_state(config, m, a_s, b_s, *pick(np.array([g])))
+            a = int(out[np.flatnonzero(bad)[0]])
+            name = A.ACTION_NAMES[a] if 0 <= a < A.NUM_ACTIONS else "(not an action id)"
+            raise ValueError(f"the policy chose illegal action {name!r} (id {a}) in {_where(state, 0)}; legal: "
+                             f"{[A.ACTION_NAMES[i] for i in np.flatnonzero(state.legal[0])]}")
+        actions[rows] = out
+    return actions
+
+
 def exact_win_probability(agent_or_policy, config: SportsDiceConfig | None = None,
                           solution: Solution | None = None, progress=None) -> PolicyValue:
     """The exact win probability of a stationary policy against the optimal opponent (``solution``'s
     policy), by policy evaluation over the solver's model (module docstring: how the agent is asked).
 
     ``agent_or_policy``: an agent (``act(state, config, games)``, optionally ``action_probabilities(state,
-    config)`` for a mixed policy) or a function ``state -> actions``; it is asked at every decision state of
-    the model as the team to act there. The work grows with target_score squared (about 10^6 states asked
-    per level at the default dice)."""
+    config)`` for a mixed policy), a function ``state -> actions``, or an observation policy (an
+    ``ObservationAgent``, or an object with ``predict_observations(obs, mask) -> actions``, and optionally
+    ``first_layer`` and ``predict_first_layer``: ``_first_layer_predictor``); it is asked at every decision
+    state of the model as the team to act there (about 6 x 10^4 per pair of scores, 2.7 x 10^7 at the default
+    target). An observation policy is asked in batches of observations assembled from the few thousand
+    distinct contexts and rolls of each level, with no engine state built per decision (a network with its
+    first layer: not even the observation rows); other agents through engine states. The optimal side's
+    choices are read from the solution's tables and kept with it for the next evaluation."""
     config = config if config is not None else SportsDiceConfig()
     solution = solution or solve(config)
     m, T = solution.model, config.target_score
+    predict = _observation_predictor(agent_or_policy)
+    first_layer = _first_layer_predictor(agent_or_policy) if predict is not None else None
+    memo = solution.__dict__.setdefault("_optimal_rep_choices", {})
 
     def tables_for(a_s, b_s):
-        reps = representative_states(config, a_s, b_s)
-        mine = _kind_answers(lambda s: _answers(agent_or_policy, s, config), reps)
-        best = _kind_answers(lambda s: np.eye(A.NUM_ACTIONS)[solution.policy(s)], reps)
+        kind, l, f, h, k = index = representative_index(m, a_s.size)
+        reps = _Reps(None, kind, l, f, h, k)
+        key = int(a_s[0] + b_s[0])
+        if key not in memo:
+            memo[key] = _optimal_choices(solution, a_s, b_s, *index).astype(np.int8)
+        best = _choice_answers(memo[key].astype(np.int64), kind)
+        if predict is not None:
+            mine = _choice_answers(_observed_choices(predict, config, m, a_s, b_s, *index, check_seed=key,
+                                                     first_layer=first_layer), kind)
+        else:
+            reps.state = _representative_state(config, m, a_s, b_s, *index)
+            mine = _kind_answers(lambda s: _answers(agent_or_policy, s, config), reps)
         return _tables(m, reps, mine, a_s.size), _tables(m, reps, best, a_s.size)
 
     W = M.evaluate_two_sided(m, T, tables_for, progress)
