@@ -223,7 +223,9 @@ def test_every_live_game_has_a_legal_action_and_the_wait_id_is_never_legal():
 
 def test_diagrams_round_trip_in_every_phase():
     phases = set()
-    for s in play(6, 8, 600):
+    for t, s in enumerate(play(6, 8, 600)):
+        if t % 12:
+            continue
         for g in range(s.batch_size):
             text = td.to_diagram(s, g)
             back = td.from_diagram(text)

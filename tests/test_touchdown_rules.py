@@ -411,21 +411,38 @@ def test_snap_misses_only_on_a_two():
 
 
 def test_every_formation_pair_is_legal_at_every_lane_and_los():
-    for los in range(1, CONFIG.field_rows + 1):
-        for lane in range(CONFIG.hash_band[0], CONFIG.hash_band[1] + 1):
-            for offence in ("one", "two"):
-                base = call_state(los, lane, offence)
-                for fo in range(A.N_OFFENCE):
-                    s = act(base, A.ACTION_NAMES[A.OFFENCE_BASE + fo])
-                    states = [act(s, A.ACTION_NAMES[A.DEFENCE_BASE + fd], faces(3, 4)) for fd in range(A.N_DEFENCE)]
-                    for st in states:  # invariants checked by act: limits, restriction 2, no sharing
-                        c = LETTERS.index("C")
-                        assert int(st.lane[0, c]) == lane - 1 and int(st.row[0, c]) == int(st.ball_row[0]) or \
-                            int(st.holder[0]) == LETTERS.index("Q")  # the centre on the ball's lane and row
-                        sign = 1 if offence == "one" else -1
-                        assert int(st.row[0, 6]) == int(st.row[0, c]) - sign and int(st.lane[0, 6]) == lane - 1
-                        assert int(st.row[0, 0]) == int(st.row[0, 1]) == int(st.row[0, 2])
-                        assert sorted([int(st.lane[0, 0]), int(st.lane[0, 2])]) == [lane - 2, lane]
+    """Every pair of formations, at every LOS row and hash lane, for both teams: lined up in one batch, every
+    invariant holds (limits, restriction 2, no shared squares), the interior line side by side on the LOS
+    with the centre on the ball and the QB directly behind him."""
+    base = call_state()
+    spots = [(los, lane, offence) for los in range(1, CONFIG.field_rows + 1)
+             for lane in range(CONFIG.hash_band[0], CONFIG.hash_band[1] + 1) for offence in ("one", "two")]
+    where = [spot + (fo, fd) for spot in spots for fo in range(A.N_OFFENCE) for fd in range(A.N_DEFENCE)]
+    s = base.take(np.zeros(len(where), dtype=np.int64))
+    for i, (los, lane, offence, _, _) in enumerate(where):  # the same call, moved (checked below)
+        s.offence[i] = s.poss[i] = s.to_act[i] = 0 if offence == "one" else 1
+        s.los[i], s.to_gain[i], s.los_lane[i] = los, los + 10, lane - 1
+        s.ball_lane[i] = lane - 1
+        s.ball_row[i] = los + 1 if offence == "one" else CONFIG.rows - 2 - los
+    engine.recompute_legal(s, CONFIG)
+    check_invariants(s, CONFIG)
+    n = s.batch_size
+    fo = np.array([w[3] for w in where])
+    fd = np.array([w[4] for w in where])
+    s = engine.step(s, A.OFFENCE_BASE + fo, CONFIG)
+    s = engine.step(s, A.DEFENCE_BASE + fd, CONFIG, chance=td.ScriptedChance(faces(3, 4) * n))
+    check_invariants(s, CONFIG)
+    lane = np.array([w[1] for w in where]) - 1
+    sign = np.array([1 if w[2] == "one" else -1 for w in where])
+    c = LETTERS.index("C")
+    assert (s.phase == PLAY).all() and (s.holder == LETTERS.index("Q")).all()
+    assert (s.lane[:, c] == lane).all() and (s.row[:, 0] == s.row[:, c]).all() and (s.row[:, 2] == s.row[:, c]).all()
+    assert (np.abs(s.lane[:, 0].astype(int) - s.lane[:, 2]) == 2).all()
+    assert (s.lane[:, 6] == lane).all() and (s.row[:, 6] == s.row[:, c] - sign).all()
+    los_abs = np.where(sign == 1, np.array([w[0] for w in where]) + 1, CONFIG.rows - 2 - np.array([w[0] for w in where]))
+    assert (s.row[:, c] == los_abs).all()
+    assert len(set(A.ACTION_NAMES[A.OFFENCE_BASE:A.OFFENCE_BASE + A.N_OFFENCE])) == A.N_OFFENCE >= 4
+    assert len(set(A.ACTION_NAMES[A.DEFENCE_BASE:A.DEFENCE_BASE + A.N_DEFENCE])) == A.N_DEFENCE >= 4
 
 
 # --- scrimmage limits (ruling 7) --------------------------------------------------------------------------

@@ -133,6 +133,57 @@ def test_exact_measurement_matches_the_solver_module():
     assert G.evaluate_policy(net, GAME, config, None) == {"method": "none"}
 
 
+def test_sports_dice_exact_measurement_of_a_net_matches_the_state_by_state_evaluation():
+    """Sports Dice's exact evaluation asks an observation policy by observations assembled from contexts and
+    rolls: the same figures, to the last bit, as asking it state by state; the trainer's GreedyPolicy, by
+    its first layer, within rounding. The optimal side's choices read from the solution's tables are
+    ``solution.policy`` at every decision state."""
+    from gridiron_env import sports_dice as sd
+    from gridiron_env.sports_dice import SportsDiceConfig
+    from gridiron_env.sports_dice import solve as sd_solve
+    from gridiron_env.sports_dice.model import level_pairs
+    from train.game_export import GameBot
+
+    game = get_game("sports_dice")
+    config = SportsDiceConfig(target_score=3)
+    solver = G.GameSolver.of(game, config)
+    rng = np.random.default_rng(7)
+    sizes = [game.observation_size, 16, game.num_actions]
+    net = GameBot([(rng.normal(size=(a, b)).astype(np.float32), rng.normal(size=b).astype(np.float32))
+                   for a, b in zip(sizes[:-1], sizes[1:])], "tanh", game)
+    policy = G.greedy_policy_fn(net, game, config)
+    by_states = sd_solve.exact_win_probability(lambda state: policy(state), config, solver.solution)
+    by_observations = sd_solve.exact_win_probability(sd.ObservationAgent(policy.predict_observations), config,
+                                                     solver.solution)
+    assert by_observations == by_states
+    # the trainer's path adds the first layer's products of contexts and rolls: a sum that may round apart
+    # from obs @ W + b in the last bit of a float32, so a near-tied greedy choice could flip
+    fast = G.evaluate_policy(net, game, config, solver, measure_optimal=False)
+    assert fast["method"] == "exact" and policy.first_layer is not None
+    assert fast["overall"] == pytest.approx(by_states.overall, abs=1e-6)
+    assert fast["opening"] == pytest.approx(by_states.opening, abs=1e-6)
+    sol = solver.solution
+    for level in (0, 2, 4):
+        a, b, _ = level_pairs(level, config.target_score)
+        reps = sd_solve.representative_states(config, a, b)
+        choices = sd_solve._optimal_choices(sol, a, b, reps.kind, reps.l, reps.f, reps.h, reps.k)
+        assert np.array_equal(choices, sol.policy(reps.state)), level
+
+
+def test_blas_threads_are_capped():
+    """Every OpenBLAS loaded (numpy's, scipy's) is capped: the numpy matmuls of snapshots and evaluations
+    stay on the torch thread budget."""
+    from pathlib import Path
+
+    import scipy.sparse.linalg  # noqa: F401
+
+    maps = Path("/proc/self/maps")
+    if not maps.exists() or "openblas" not in maps.read_text().lower():
+        pytest.skip("no OpenBLAS loaded in this process (another BLAS, or not Linux)")
+    capped = G.limit_blas_threads(1)
+    assert capped and all("openblas" in path.lower() for path in capped)
+
+
 def test_the_monte_carlo_measurement_agrees_with_the_exact_one():
     config = TableFootballConfig(target_score=7)
     solver = G.GameSolver.of(GAME, config)

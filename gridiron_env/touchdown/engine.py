@@ -968,32 +968,42 @@ def line_up(s: State, g, offence_formation, defence_formation) -> None:
     offsets[:, 7:] = _DEF_OFFSETS[fd]
     L = np.full((n, 14), -100, dtype=np.int64)
     R = np.full((n, 14), -100, dtype=np.int64)
-    t = np.array([c[0] for c in _SEARCH])
-    u = np.array([c[1] for c in _SEARCH])
+    t_all = np.array([c[0] for c in _SEARCH])
+    u_all = np.array([c[1] for c in _SEARCH])
+    rr_all = np.arange(n)
     for slot in range(14):
-        dx, dy = offsets[:, slot, 0], offsets[:, slot, 1]
-        ty = np.sign(dy)[:, None]
-        fy = (dy[:, None] - ty * np.minimum(t[None, :], np.abs(dy)[:, None]))  # rows toward the LOS
-        fy = np.where(t[None, :] > np.abs(dy)[:, None], BIG, fy)  # never past the LOS
-        lane = np.clip(bl + sg * dx, 0, cfg.lanes - 1)[:, None] + u[None, :]
-        frow = los[:, None] + fy
-        row = _absolute(off[:, None], frow)
-        ok = (lane >= 0) & (lane < cfg.lanes) & (row >= 0) & (row < cfg.rows) & (fy < BIG)
-        ok &= ~((L[:, None, :] == lane[:, :, None]) & (R[:, None, :] == row[:, :, None])).any(axis=2)
-        if slot < 7:
-            ok &= frow >= los[:, None] - MAX_BEHIND
-            if slot < 3:
-                ok &= frow <= los[:, None] + 1
-        else:
-            ok &= frow >= los[:, None] + 1  # the defence stays on its side (its Triples: ruling 7)
-            typ = SLOT_TYPE[slot]
-            foes = range(5, 7) if typ == SINGLE else range(0, 3) if typ in (TRIPLE, QB) else ()
-            for f in foes:  # restriction 2 against the placed offence
-                ok &= ~_near(lane, row, L[:, f, None], R[:, f, None])
-        pick = ok.argmax(axis=1)
-        rr = np.arange(n)
-        L[:, slot] = lane[rr, pick]
-        R[:, slot] = row[rr, pick]
+        # the slot's own square first for every game; the search only where it is not free and legal
+        todo = rr_all
+        for t, u in ((t_all[:1], u_all[:1]), (t_all, u_all)):
+            dx, dy = offsets[todo, slot, 0], offsets[todo, slot, 1]
+            ty = np.sign(dy)[:, None]
+            fy = (dy[:, None] - ty * np.minimum(t[None, :], np.abs(dy)[:, None]))  # rows toward the LOS
+            fy = np.where(t[None, :] > np.abs(dy)[:, None], BIG, fy)  # never past the LOS
+            lane = np.clip(bl[todo] + sg[todo] * dx, 0, cfg.lanes - 1)[:, None] + u[None, :]
+            frow = los[todo, None] + fy
+            row = _absolute(off[todo, None], frow)
+            ok = (lane >= 0) & (lane < cfg.lanes) & (row >= 0) & (row < cfg.rows) & (fy < BIG)
+            Lt, Rt = L[todo], R[todo]
+            ok &= ~((Lt[:, None, :] == lane[:, :, None]) & (Rt[:, None, :] == row[:, :, None])).any(axis=2)
+            if slot < 7:
+                ok &= frow >= los[todo, None] - MAX_BEHIND
+                if slot < 3:
+                    ok &= frow <= los[todo, None] + 1
+            else:
+                ok &= frow >= los[todo, None] + 1  # the defence stays on its side (its Triples: ruling 7)
+                typ = SLOT_TYPE[slot]
+                foes = range(5, 7) if typ == SINGLE else range(0, 3) if typ in (TRIPLE, QB) else ()
+                for f in foes:  # restriction 2 against the placed offence
+                    ok &= ~_near(lane, row, Lt[:, f, None], Rt[:, f, None])
+            found = ok.any(axis=1)
+            pick = ok.argmax(axis=1)
+            rr = np.arange(todo.size)
+            done = todo[found]
+            L[done, slot] = lane[rr, pick][found]
+            R[done, slot] = row[rr, pick][found]
+            todo = todo[~found]
+            if todo.size == 0:
+                break
     s.lane[g] = L
     s.row[g] = R
     s.marked[g] = False
