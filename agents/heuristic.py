@@ -682,11 +682,13 @@ def main(argv=None) -> None:
     from .random_agent import RandomAgent
 
     parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--target", type=int, default=7)
-    parser.add_argument("--opponent", choices=("random", "heuristic"), default="random")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--max-steps", type=int, default=4000)
+    parser.add_argument("--games", type=int, default=100, help="games, half as each team (default %(default)s)")
+    parser.add_argument("--target", type=int, default=7, help="points that win (default %(default)s)")
+    parser.add_argument("--opponent", choices=("random", "heuristic"), default="random",
+                        help="the other team (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default %(default)s)")
+    parser.add_argument("--max-steps", type=int, default=4000,
+                        help="actions after which a game is truncated (default %(default)s)")
     args = parser.parse_args(argv)
     config = GameConfig(target_score=args.target, max_steps=args.max_steps)
     opponent = RandomAgent() if args.opponent == "random" else HeuristicAgent()

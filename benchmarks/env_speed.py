@@ -79,10 +79,12 @@ def sb3_adapter(env_id: str, batch: int, seconds: float, seed: int = 0) -> float
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--env", default="gridiron_env/Gridiron-v0")
-    parser.add_argument("--batches", type=int, nargs="+", default=[64, 1024, 4096])
-    parser.add_argument("--sb3-batches", type=int, nargs="+", default=[64, 1024])
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--env", default="gridiron_env/Gridiron-v0", help="the env id to time (default %(default)s)")
+    parser.add_argument("--batches", type=int, nargs="+", default=[64, 1024, 4096],
+                        help="games per batch of the vector env and the raw engine rows (default %(default)s)")
+    parser.add_argument("--sb3-batches", type=int, nargs="+", default=[64, 1024],
+                        help="games per batch of the SB3 adapter rows (default %(default)s)")
+    parser.add_argument("--seconds", type=float, default=5.0, help="timed seconds per row (default %(default)s)")
     args = parser.parse_args()
     print(f"env: {args.env}; learner steps/s (random legal learner, random opponent inside, features)")
     print(f"{'what':<22} {'batch':>6} {'steps/s':>12}")

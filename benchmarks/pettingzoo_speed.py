@@ -96,8 +96,9 @@ def selfplay(n: int, seconds: float) -> float:
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--batches", type=int, nargs="+", default=[1, 64, 1024])
+    parser.add_argument("--seconds", type=float, default=5.0, help="timed seconds per row (default %(default)s)")
+    parser.add_argument("--batches", type=int, nargs="+", default=[1, 64, 1024],
+                        help="games per batch of the SelfPlayBatch rows (default %(default)s)")
     args = parser.parse_args()
     rows = [
         ("engine batch 1", lambda: engine(args.seconds, False)),

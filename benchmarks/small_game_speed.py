@@ -89,8 +89,8 @@ def main(game, title: str, make_config, argv=None, options=(), label=None, mask_
     rule functions, not the engine's table-driven path) and the game's ``options`` (flag, help) pairs;
     ``make_config(args)`` the config, ``label(args)`` the run's name in the printed line."""
     p = argparse.ArgumentParser(description=description or f"{title} engine speed")
-    p.add_argument("--batch", type=int, default=4096)
-    p.add_argument("--seconds", type=float, default=5.0)
+    p.add_argument("--batch", type=int, default=4096, help="games stepped at once (default %(default)s)")
+    p.add_argument("--seconds", type=float, default=5.0, help="timed seconds (default %(default)s)")
     p.add_argument("--rules", action="store_true", help="the rule functions, not the table-driven path")
     for flag, help_text in options:
         p.add_argument(flag, action="store_true", help=help_text)

@@ -13,10 +13,7 @@ from __future__ import annotations
 import argparse
 
 
-def main(argv=None) -> dict:
-    from agents.bot import Bot, BotFileError
-    from gridiron_env.config import GameConfig
-
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m train.evaluate", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("bot", help="a numpy bot file (.npz)")
@@ -27,6 +24,14 @@ def main(argv=None) -> dict:
     parser.add_argument("--opponents", choices=("panel", "heuristic"), default="panel",
                         help="the heuristic and every panel agent (agents.panel.PANEL), or the heuristic alone "
                              "(default %(default)s); the default level also meets the random agent")
+    return parser
+
+
+def main(argv=None) -> dict:
+    from agents.bot import Bot, BotFileError
+    from gridiron_env.config import GameConfig
+
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.games < 2 or args.games % 2:
         parser.error(f"--games must be an even number >= 2 (each deal is played from both sides), got {args.games}")

@@ -374,7 +374,7 @@ def _play_batch(spec: GameSpec, config, agents, names, team_agent, seeds):
 
 # --------------------------------------------------------------------------------------------- CLI
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m train.game_tournament", description="Round-robin tournament of agents of any game.",
         epilog="Agent specs: random, bot:PATH[@TEMPERATURE], onnx:PATH, or the game's own agents (e.g. "
@@ -382,12 +382,19 @@ def main(argv=None) -> int:
     parser.add_argument("--game", default="table_football", help=f"the game (registered: {', '.join(game_names())})")
     parser.add_argument("--variant", default="basic", help="the game's variant (e.g. basic, clock)")
     parser.add_argument("--config", default=None, help="config fields as a JSON object, e.g. '{\"target_score\": 7}'")
-    parser.add_argument("--agents", nargs="+", required=True, metavar="SPEC")
+    parser.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
+                        help="two or more agent specs (see below)")
     parser.add_argument("--games", type=int, default=100, help="games per pair (even; default 100)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE)
+    parser.add_argument("--seed", type=int, default=0, help="engine seed of the first deal (default %(default)s)")
+    parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE,
+                        help="games played at once; the results do not depend on it (default %(default)s)")
     parser.add_argument("--out", default=None, help="directory for results.csv, standings.csv, games.csv, results.md")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     try:
         spec = get_game(args.game)

@@ -519,16 +519,9 @@ def evaluate_levels(bot_path, games: int, seed: int, game_config: GameConfig, lo
     return {"rows": rows, "detail": detail, "markdown": markdown}
 
 
-def main(argv=None):
-    # --game NAME: a protocol game (Table Football, ...) is trained by train.games; gridiron stays here
-    argv = sys.argv[1:] if argv is None else list(argv)
-    game_parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
-    game_parser.add_argument("--game", default="gridiron")
-    chosen = game_parser.parse_known_args(argv)[0].game
-    if chosen != "gridiron":
-        from train import games
-
-        return games.main(argv)
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m train.selfplay`` (gridiron; ``--game`` hands other games to
+    ``train.games``)."""
     parser = argparse.ArgumentParser(prog="python -m train.selfplay", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     d = TrainConfig
@@ -565,6 +558,20 @@ def main(argv=None):
     parser.add_argument("--level-games", type=int, default=d.level_games,
                         help="games (even) per opponent and probed temperature when the bot's levels are measured, "
                              "0 to keep the default levels (default %(default)s)")
+    return parser
+
+
+def main(argv=None):
+    # --game NAME: a protocol game (Table Football, ...) is trained by train.games; gridiron stays here
+    argv = sys.argv[1:] if argv is None else list(argv)
+    game_parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    game_parser.add_argument("--game", default="gridiron")
+    chosen = game_parser.parse_known_args(argv)[0].game
+    if chosen != "gridiron":
+        from train import games
+
+        return games.main(argv)
+    parser = build_parser()
     args = parser.parse_args(argv)
     try:
         cfg = TrainConfig(out=args.out, minutes=args.minutes, seed=args.seed, num_envs=args.num_envs,

@@ -17,6 +17,17 @@ def create_app(*args, **kwargs):
 
 
 def main(argv=None) -> int:
+    """``gridiron-serve``: without the ``web`` extra, one line naming it and exit status 2."""
+    import sys
+
+    from gridiron_env.extras import MISSING_EXTRA_STATUS, MissingExtra, require
+
+    try:
+        for module in ("starlette", "uvicorn", "websockets"):
+            require(module, "gridiron-serve")
+    except MissingExtra as err:
+        print(f"gridiron-serve: error: {err}", file=sys.stderr)
+        return MISSING_EXTRA_STATUS
     from .server import main as _main
 
     return _main(argv)

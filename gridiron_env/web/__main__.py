@@ -2,6 +2,6 @@
 
 import sys
 
-from .server import main
+from . import main  # the web extra checked first: one line when it is missing
 
 sys.exit(main())
