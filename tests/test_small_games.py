@@ -42,7 +42,7 @@ def test_illegal_action_names_game_action_and_legal_ones_and_changes_nothing(mod
         with pytest.raises(IllegalActionError) as err:
             mod.step(s, actions, config, reuse_input=True)
         assert err.value.game == g and err.value.action == illegal[0]
-        assert err.value.legal_actions == [mod.ACTION_NAMES[i] for i in np.flatnonzero(s.legal[g])]
+        assert list(err.value.legal_actions) == [mod.ACTION_NAMES[i] for i in np.flatnonzero(s.legal[g])]
         assert f"in game {g}" in str(err.value) and mod.to_diagram(s, g) in str(err.value)
         assert s.equals(before)
 
