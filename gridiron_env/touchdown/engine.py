@@ -824,6 +824,36 @@ _ROW_OF_DIR = (DR + 1).astype(np.int64)  # wheel direction -> 0 back, 1 level, 2
 _NOT_HOLDER = np.array([True] * 7)
 
 
+def _offset_tables():
+    """Over an opposing piece's offset (lanes, rows in the acting side's frame, each -2..2; index 25: farther):
+    the bits of the directions whose step lands beside or on it (``near``), beside it only (``adj``), and
+    the direction from that landing square to the piece (``push``)."""
+    near = np.zeros(26, dtype=np.uint8)
+    adj = np.zeros(26, dtype=np.uint8)
+    push = np.zeros((26, 8), dtype=np.int64)
+    for rl in range(-2, 3):
+        for rr in range(-2, 3):
+            k = (rl + 2) * 5 + rr + 2
+            for d in range(8):
+                el, er = rl - int(DL[d]), rr - int(DR[d])
+                if max(abs(el), abs(er)) <= 1:
+                    near[k] |= 1 << d
+                    if (el, er) != (0, 0):
+                        adj[k] |= 1 << d
+                        push[k, d] = _DIR_OF[(el + 1) * 3 + er + 1]
+    bits = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(bool)
+    return near, adj, push, bits
+
+
+_NEAR_BITS, _ADJ_BITS, _PUSH_DIR, _BITS_TO_BOOL = _offset_tables()
+
+
+def _rel_index(dl, dr):
+    """The offset tables' index of offsets (dl, dr): 25 beyond two squares."""
+    inside = (np.abs(dl) <= 2) & (np.abs(dr) <= 2)
+    return np.where(inside, (dl + 2) * 5 + dr + 2, 25)
+
+
 def _step_mask(s: State, b: _Board) -> np.ndarray:
     """bool [n, 56]: the legal steps of the acting side (the same rules as ``_eval_steps``, over the static
     layout slot x direction: the 8 neighbours of each piece in one gather, restriction 2 checked on the
@@ -841,36 +871,35 @@ def _step_mask(s: State, b: _Board) -> np.ndarray:
     # (the orthogonal neighbours left, forward, right, back; the diagonals back left, forward left,
     # forward right, back right lie between neighbours k and k - 1)
     strong = _CODE_STR.take(nb[:, :, 1::2]) >= _STR8
-    r1_diag = ~(strong | np.roll(strong, 1, axis=2))
+    r1_diag = np.empty_like(strong)
+    r1_diag[:, :, 0] = ~(strong[:, :, 0] | strong[:, :, 3])
+    r1_diag[:, :, 1:] = ~(strong[:, :, 1:] | strong[:, :, :-1])
     legal[:, :, 0::2] &= r1_diag
-    sgl = b.sg[:, :, None]
-    # restriction 2 for the Triple / QB slots 5 and 6
-    tlq = b.ol[:, 5:, None] + sgl * DL
-    trq = b.orow[:, 5:, None] + sgl * DR
-    near_single = np.zeros((n, 2, 8), dtype=bool)
-    for j in range(3):
-        near_single |= (np.abs(tlq - b.pl[:, j, None, None]) <= 1) & (np.abs(trq - b.prow[:, j, None, None]) <= 1)
-    legal[:, 5:] &= ~near_single
+    sg = b.sg[:, :, None]
+    # restriction 2 for the Triple / QB slots 5 and 6: the directions blocked by each opposing Single follow
+    # from its offset to the piece alone (a table over offsets within 2 squares)
+    rel = _rel_index(sg * (b.pl[:, None, :3] - b.ol[:, 5:, None]), sg * (b.prow[:, None, :3] - b.orow[:, 5:, None]))
+    bits = _NEAR_BITS.take(rel)  # [n, 2, 3]
+    legal[:, 5:] &= ~_BITS_TO_BOOL.take(bits[:, :, 0] | bits[:, :, 1] | bits[:, :, 2], axis=0)
     # a stepping Single beside an opposing Triple / QB must push it (or tackle the carrier)
-    tls = b.ol[:, :3, None] + sgl * DL
-    trs = b.orow[:, :3, None] + sgl * DR
+    rel = _rel_index(sg * (b.pl[:, None, 5:] - b.ol[:, :3, None]), sg * (b.prow[:, None, 5:] - b.orow[:, :3, None]))
+    adj_bits = _ADJ_BITS.take(rel)  # [n, 3 Singles, 2 opposing slots 5, 6]
     single_ok = None
-    for q in (5, 6):
-        ddl = b.pl[:, q, None, None] - tls
-        ddr = b.prow[:, q, None, None] - trs
-        a = (np.abs(ddl) <= 1) & (np.abs(ddr) <= 1) & ((ddl != 0) | (ddr != 0))
-        if not a.any():
-            continue
-        is_carrier = (b.opp_holder == q)[:, None, None]
-        mover_holder = (_LOCAL7[:, :3] == b.own_holder[:, None])[:, :, None]
-        gi, si, di = np.nonzero(a & ~is_carrier & ~mover_holder)
-        pushable = np.zeros((n, 3, 8), dtype=bool)
-        if gi.size:
-            sg = b.sg[gi, 0]
-            key = (np.clip(sg * ddl[gi, si, di], -1, 1) + 1) * 3 + (np.clip(sg * ddr[gi, si, di], -1, 1) + 1)
-            pushable[gi, si, di] = _push_ok(b, gi, q, _DIR_OF[key].astype(np.int64))
-        ok = ~a | (~mover_holder & (is_carrier | pushable))
-        single_ok = ok if single_ok is None else single_ok & ok
+    if adj_bits.any():
+        gi, si, qi = np.nonzero(adj_bits)
+        dirs = _BITS_TO_BOOL[adj_bits[gi, si, qi]]  # [m, 8]
+        e, d = np.nonzero(dirs)
+        gi, si, qi, rel_e = gi[e], si[e], qi[e], rel[gi[e], si[e], qi[e]]
+        q = qi + 5
+        carrier = q == b.opp_holder[gi]
+        mover_holder = si == b.own_holder[gi]
+        ok = carrier & ~mover_holder
+        push = ~carrier & ~mover_holder
+        if push.any():
+            pd = _PUSH_DIR[rel_e[push], d[push]]  # the direction from the Single's new square to the piece
+            ok[push] = _push_ok(b, gi[push], q[push], pd)
+        single_ok = np.ones((n, 3, 8), dtype=bool)
+        np.logical_and.at(single_ok, (gi, si, d), ok)
     # onto an opposing piece: a tackle of the carrier, or a push of a weaker piece (sparse)
     gi, si, di = np.nonzero((nb >= 3) & base_ok)
     if gi.size:
