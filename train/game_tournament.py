@@ -20,7 +20,7 @@ Statistics per ordered pair (agent, opponent) and per agent (``opponent`` = ``AL
 ``losses``, ``draws``, ``truncations``, ``win_rate`` (points / games), ``win_low`` / ``win_high``,
 ``points_for`` / ``points_against`` (the final scores, mean per game), ``length`` (decisions per game, both
 teams, mean), ``as_team_one``, ``first`` (games in which the agent's team decided first: the toss),
-``elo``, ``opponent_elo``.
+``elo`` (with ``elo_low`` / ``elo_high``, its 95% bootstrap interval), ``opponent_elo``.
 
 Files (:meth:`GameTournamentResult.save`): ``results.csv`` (one row per ordered pair), ``standings.csv``
 (one row per agent, best Elo first), ``games.csv`` (one row per game: ``game, pair, deal, seed,
@@ -52,7 +52,7 @@ import numpy as np
 from gridiron_env.adapters.agents import RandomGameAgent, make_agent
 from gridiron_env.protocol import TEAMS, GameSpec, game_names, get_game
 
-from .ratings import elo_ratings, wilson_interval
+from .ratings import elo_intervals, elo_ratings, wilson_interval
 from .tournament import schedule
 
 __all__ = ["GameTournamentResult", "run_game_tournament", "main", "PAIR_COLUMNS", "GAME_COLUMNS"]
@@ -62,7 +62,7 @@ ANCHOR_RATING = 1000.0
 
 PAIR_COLUMNS = ("agent", "opponent", "games", "wins", "losses", "draws", "truncations", "win_rate", "win_low",
                 "win_high", "points_for", "points_against", "length", "as_team_one", "first", "elo",
-                "opponent_elo")
+                "elo_low", "elo_high", "opponent_elo")
 GAME_COLUMNS = ("game", "pair", "deal", "seed", "team_one", "team_two", "first", "winner", "score_one",
                 "score_two", "length", "truncated")
 
@@ -152,6 +152,23 @@ class GameTournamentResult:
             self._cache["elo"] = elo_ratings(score, games, anchor=self.anchor, anchor_rating=ANCHOR_RATING)
         return self._cache["elo"]
 
+    def elo_interval(self) -> tuple[np.ndarray, np.ndarray]:
+        """95% bootstrap intervals of :meth:`elo` (``train.ratings.elo_intervals``, games resampled within
+        each pair, seeded by the tournament's seed): (low [n_agents], high [n_agents])."""
+        if "elo_interval" not in self._cache:
+            n = len(self.names)
+            s = self._sides()
+            wins, draws = np.zeros((n, n)), np.zeros((n, n))
+            np.add.at(wins, (s["agent"], s["opp"]), s["won"])
+            np.add.at(draws, (s["agent"], s["opp"]), s["draw"] | s["trunc"])
+            self._cache["elo_interval"] = elo_intervals(wins, draws, anchor=self.anchor, anchor_rating=ANCHOR_RATING,
+                                                        seed=self.seed)
+        return self._cache["elo_interval"]
+
+    def _elo_columns(self, i: int) -> dict:
+        low, high = self.elo_interval()
+        return dict(elo=float(self.elo()[i]), elo_low=float(low[i]), elo_high=float(high[i]))
+
     def pair_rows(self) -> list[dict]:
         """One row per ordered pair (agent, opponent) that played, in agent then opponent order."""
         s, elo, rows = self._sides(), self.elo(), []
@@ -159,13 +176,13 @@ class GameTournamentResult:
             for j, b in enumerate(self.names):
                 sel = (s["agent"] == i) & (s["opp"] == j)
                 if i != j and sel.any():
-                    rows.append(self._row(sel, a, b) | dict(elo=float(elo[i]), opponent_elo=float(elo[j])))
+                    rows.append(self._row(sel, a, b) | self._elo_columns(i) | dict(opponent_elo=float(elo[j])))
         return rows
 
     def agent_rows(self) -> list[dict]:
         """One row per agent over all its games (``opponent`` = "ALL"), best Elo first."""
         s, elo = self._sides(), self.elo()
-        rows = [self._row(s["agent"] == i, a, "ALL") | dict(elo=float(elo[i]), opponent_elo=float("nan"))
+        rows = [self._row(s["agent"] == i, a, "ALL") | self._elo_columns(i) | dict(opponent_elo=float("nan"))
                 for i, a in enumerate(self.names)]
         return [rows[k] for k in np.argsort(-elo, kind="stable")]
 
@@ -189,13 +206,14 @@ class GameTournamentResult:
                f"games per pair ({self.n_games} games), seed {self.seed}", "",
                f"Config: `{_config_text(self.config)}`. A draw or a truncated game counts half a win. Win "
                f"rates with 95% Wilson intervals; Elo anchored at {ANCHOR_RATING:.0f} on "
-               f"{self.names[self.anchor]}. {self.seconds:.1f} s.", "",
-               "| rank | agent | Elo | games | W | L | D | T | win rate (95% CI) | points for / game | "
+               f"{self.names[self.anchor]}, with 95% bootstrap intervals (games resampled within each pair). "
+               f"{self.seconds:.1f} s.", "",
+               "| rank | agent | Elo (95% CI) | games | W | L | D | T | win rate (95% CI) | points for / game | "
                "points against / game | length |",
                "|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"]
         for rank, r in enumerate(self.agent_rows(), 1):
-            out.append(f"| {rank} | {r['agent']} | {r['elo']:.0f} | {r['games']} | {r['wins']} | {r['losses']} | "
-                       f"{r['draws']} | {r['truncations']} | {_rate(r)} | {r['points_for']:.2f} | "
+            out.append(f"| {rank} | {r['agent']} | {r['elo']:.0f} ({r['elo_low']:.0f}-{r['elo_high']:.0f}) | "
+                       f"{r['games']} | {r['wins']} | {r['losses']} | {r['draws']} | {r['truncations']} | {_rate(r)} | {r['points_for']:.2f} | "
                        f"{r['points_against']:.2f} | {r['length']:.1f} |")
         matrix = self.win_matrix()
         out += ["", "Win rate of the row agent against the column agent:", "",

@@ -30,6 +30,7 @@ points_per_drive     the agent's points / the drives its team started (``state.d
 length               agent actions (``state.steps``) per game, mean
 as_team_one, opened  games the agent played as team one / in which its team won the toss and opened
 elo                  the agent's Elo rating (per-agent table; in the pair table: the agent's rating)
+elo_low, elo_high    its 95% bootstrap interval (``train.ratings.elo_intervals``)
 ===================  ===================================================================================
 
 Files (:meth:`TournamentResult.save`):
