@@ -6,7 +6,8 @@ formation, strong-lineman roll, kick decision (when one applies), then rounds of
 the defence's turn, roll again, until the play ends.
 
 The rules' numbers and small shared functions are in ``rules.py`` (read by the lone-game path too), the
-legal mask in ``legal.py``; a batch of one steps through ``lone.py`` (see there).
+legal mask in ``legal.py``; a batch of up to ``LONE_BATCH_LIMIT`` games steps game by game through
+``lone.py`` (see there), where that is faster.
 """
 
 from __future__ import annotations

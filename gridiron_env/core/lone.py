@@ -18,7 +18,9 @@ and any other source (``ScriptedChance``) is asked for the same draws in the sam
 names (``tests/test_lone_path.py`` plays the same games both ways and compares every field after every
 step; every rule test runs over both paths). ``engine.step`` takes this path for a batch of one with no
 ``active`` mask (or a one-game mask that is True); an illegal action, a finished game or an unusual action
-type goes the batched way, which raises or handles it as before.
+type goes the batched way, which raises or handles it as before. A small batch (up to
+``engine.LONE_BATCH_LIMIT`` games, counter streams) is checked by the engine and then stepped here game by
+game, in place on each game's one-row views (``State.game_views``).
 """
 
 from __future__ import annotations

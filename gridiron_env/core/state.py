@@ -138,18 +138,22 @@ class State:
         are the same arrays (an env steps and observes one state in place), made anew otherwise."""
         if self.phase.shape[0] == 1:
             return [self]
-        arrays = _FIELD_ARRAYS(self)
-        kept = self.__dict__.get(_GAME_VIEWS)
-        # (a deep copy or an unpickled state holds copies, not views: its first view's base tells)
-        if kept is not None and all(map(is_, kept[0], arrays)) and kept[1][0].phase.base is arrays[0]:
+        fields_ = self.__dict__
+        kept = fields_.get(_GAME_VIEWS)
+        # Kept while the instance holds the very same objects (a field rebound or added: made anew); a
+        # deep copy or an unpickled state holds copies, not views: its first view's base tells.
+        if (kept is not None and len(kept[0]) + 1 == len(fields_) and all(map(is_, kept[0], fields_.values()))
+                and kept[1][0].phase.base is self.phase):
             return kept[1]
+        arrays = _FIELD_ARRAYS(self)
         views = []
         for game in range(self.batch_size):
             view = object.__new__(State)
             rows = slice(game, game + 1)
             view.__dict__.update(zip(FIELDS, [a[rows] for a in arrays]))
             views.append(view)
-        self.__dict__[_GAME_VIEWS] = (arrays, views)
+        fields_.pop(_GAME_VIEWS, None)
+        fields_[_GAME_VIEWS] = (list(fields_.values()), views)  # (the entry itself last, after the values)
         return views
 
     def is_contiguous(self) -> bool:
