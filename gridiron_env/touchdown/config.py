@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 import numbers
 from dataclasses import dataclass
 
+from ..small_games.config import ConfigRecord, int_field
+
 END_ZONE_ROWS = 2  # rows of each end zone (ruling 1); fixed: the row numbering -1, 0 / 31, 32 rests on it
 MAX_DISTANCE_QB, MAX_DISTANCE_OTHER = 15, 6  # pass distance limits (ruling 20)
-
-
-def _int(name, value, low, high):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not (low <= value <= high):
-        raise ValueError(f"TouchdownConfig.{name} must be an int from {low} to {high}, got {value!r}")
-    return int(value)
 
 
 def _table(name, value, width, last_distance, what, exact=True):
@@ -41,7 +36,7 @@ def _table(name, value, width, last_distance, what, exact=True):
 
 
 @dataclass(frozen=True)
-class TouchdownConfig:
+class TouchdownConfig(ConfigRecord):
     """Settings of a Touchdown game. Every field is validated; a bad value raises ValueError naming it.
 
     lanes: board width in lanes (ruling 1: 13), an odd int 11-25.
@@ -73,27 +68,31 @@ class TouchdownConfig:
     overtime: bool = False
 
     def __post_init__(self):
-        lanes = _int("lanes", self.lanes, 11, 25)
+        lanes = int(int_field(self, "lanes", 11, 25))
         if lanes % 2 == 0:
             raise ValueError(f"TouchdownConfig.lanes must be odd (a middle lane for the kick-off), got {lanes}")
         object.__setattr__(self, "lanes", lanes)
-        object.__setattr__(self, "field_rows", _int("field_rows", self.field_rows, 26, 60))
+        object.__setattr__(self, "field_rows", int(int_field(self, "field_rows", 26, 60)))
         hb = self.hash_band
         if isinstance(hb, (str, bytes)) or not isinstance(hb, (tuple, list)) or len(hb) != 2:
             raise ValueError(f"TouchdownConfig.hash_band must be a pair (first lane, last lane), got {hb!r}")
-        lo = _int("hash_band", hb[0], 6, lanes - 5)
-        hi = _int("hash_band", hb[1], lo, lanes - 5)
+        for v in hb:
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+                raise ValueError(f"TouchdownConfig.hash_band must be two lanes (ints), got {hb!r}")
+        lo, hi = int(hb[0]), int(hb[1])
+        if not (6 <= lo <= hi <= lanes - 5):
+            raise ValueError(f"TouchdownConfig.hash_band must be lanes (first, last) with 6 <= first <= last <= "
+                             f"lanes - 5 = {lanes - 5}, got {hb!r}")
         object.__setattr__(self, "hash_band", (lo, hi))
         object.__setattr__(self, "completion_table", _table(
             "completion_table", self.completion_table, 3, MAX_DISTANCE_QB, "(up to distance, need, need close marked)"))
         object.__setattr__(self, "field_goal_table", _table(
             "field_goal_table", self.field_goal_table, 2, self.field_rows + 2, "(up to distance, need)", exact=False))
-        object.__setattr__(self, "conversion_need", _int("conversion_need", self.conversion_need, 2, 13))
-        object.__setattr__(self, "max_rounds", _int("max_rounds", self.max_rounds, 1, 500))
-        object.__setattr__(self, "max_actions", _int("max_actions", self.max_actions, 100, 10_000_000))
-        object.__setattr__(self, "scrimmages_per_quarter",
-                           _int("scrimmages_per_quarter", self.scrimmages_per_quarter, 1, 100))
-        object.__setattr__(self, "quarters", _int("quarters", self.quarters, 1, 8))
+        object.__setattr__(self, "conversion_need", int(int_field(self, "conversion_need", 2, 13)))
+        object.__setattr__(self, "max_rounds", int(int_field(self, "max_rounds", 1, 500)))
+        object.__setattr__(self, "max_actions", int(int_field(self, "max_actions", 100, 10_000_000)))
+        object.__setattr__(self, "scrimmages_per_quarter", int(int_field(self, "scrimmages_per_quarter", 1, 100)))
+        object.__setattr__(self, "quarters", int(int_field(self, "quarters", 1, 8)))
         if not isinstance(self.overtime, bool):
             raise ValueError(f"TouchdownConfig.overtime must be True or False, got {self.overtime!r}")
 
@@ -112,19 +111,3 @@ class TouchdownConfig:
     def max_field_goal(self) -> int:
         """The longest field-goal distance that may be tried."""
         return self.field_goal_table[-1][0]
-
-    def replace(self, **changes) -> "TouchdownConfig":
-        return dataclasses.replace(self, **changes)
-
-    def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_dict(cls, values: dict) -> "TouchdownConfig":
-        if not isinstance(values, dict):
-            raise ValueError(f"TouchdownConfig.from_dict needs a dict, got {type(values).__name__}")
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(values) - known, key=repr)
-        if unknown:
-            raise ValueError(f"unknown TouchdownConfig field(s) {unknown}; allowed: {sorted(known)}")
-        return cls(**values)

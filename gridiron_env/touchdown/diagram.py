@@ -38,35 +38,25 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..small_games.diagram import (
+    TEAM_NAMES, check_diagram_state, number_pair, read_diagram, read_result, result_text, team,
+)
 from .config import END_ZONE_ROWS, TouchdownConfig
 from .formations import DEFENCE_NAMES, OFFENCE_NAMES
-from .state import EVENT_NAMES, INTERCEPTION, N_PIECES, PHASE_NAMES, PLAY, State
+from .state import DRAW, EVENT_NAMES, INTERCEPTION, N_PIECES, PHASE_NAMES, PLAY, State
 
 TITLE = "touchdown diagram v1"
 KEYS = ("phase", "to act", "offence", "possession", "score", "clock", "series", "call", "holder", "marked",
         "stacked", "turn", "flags", "entered by", "pass", "kick", "event", "steps", "result")
 LETTERS = "LCREBTQlmrjkuv"  # by slot 0-13
-_TEAM = {0: "one", 1: "two", -1: "-"}
-_TEAM_ID = {"one": 0, "two": 1}
+_TEAM = TEAM_NAMES
 _FLAGS = ("limits", "forward thrown", "loose lateral")
 _KICKS = ("kick-off", "punt")
-
-
-def _slot(c: str) -> str:
-    return c
 
 
 def _letters(mask) -> str:
     out = "".join(LETTERS[i] for i in np.flatnonzero(mask))
     return out or "-"
-
-
-def _result(s: State, g: int) -> str:
-    if s.truncated[g]:
-        return "truncated"
-    if not s.terminated[g]:
-        return "playing"
-    return {0: "one wins", 1: "two wins", 2: "draw"}[int(s.winner[g])]
 
 
 def board_lines(s: State, g: int, config: TouchdownConfig) -> list:
@@ -135,7 +125,7 @@ def to_diagram(state: State, game: int = 0, config: TouchdownConfig | None = Non
         "kick": kick,
         "event": f"{EVENT_NAMES[int(s.event[g])]} {' '.join(str(int(x)) for x in s.dice[g])}",
         "steps": str(int(s.steps[g])),
-        "result": _result(s, g),
+        "result": result_text(s, g, DRAW),
     }
     lines = [TITLE] + [f"{k}: {values[k]}" for k in KEYS]
     if in_play:
@@ -154,12 +144,7 @@ def _int(key, text, low, high):
     return value
 
 
-def _team(key, text, allow_none=False):
-    if text in _TEAM_ID:
-        return _TEAM_ID[text]
-    if allow_none and text == "-":
-        return -1
-    raise ValueError(f"diagram line {key!r}: {text!r} is not a team (one, two{', -' if allow_none else ''})")
+_team = team
 
 
 def _piece(key, text, allow_none=True):
@@ -198,18 +183,10 @@ def from_diagram(text: str, config: TouchdownConfig | None = None, seed: int = 0
     if not isinstance(text, str):
         raise ValueError(f"a diagram must be a str, got {type(text).__name__}")
     lines = [ln.rstrip() for ln in text.strip().splitlines() if ln.strip()]
-    if not lines or lines[0].strip() != TITLE:
-        raise ValueError(f"diagram must start with the line {TITLE!r}")
-    body = lines[1:]
-    if len(body) < len(KEYS):
-        raise ValueError(f"diagram has {len(body)} lines after the title, expected at least {len(KEYS)}: {list(KEYS)}")
-    h = {}
-    for key, line in zip(KEYS, body):
-        name, sep, value = line.partition(":")
-        if not sep or name.strip() != key:
-            raise ValueError(f"diagram line {line!r}: expected the line {key!r} here")
-        h[key] = " ".join(value.split())
-    rest = body[len(KEYS):]
+    cut = next((i for i, ln in enumerate(lines) if ln.strip() == "board:"), len(lines))
+    h = read_diagram("\n".join(lines[:cut]), TITLE, KEYS)
+    rest = lines[cut:]
+
     H, W, F = config.rows, config.lanes, config.field_rows
     s = State.empty(1)
     s.rng_key[:] = game_keys(seed, 1)
@@ -221,10 +198,7 @@ def from_diagram(text: str, config: TouchdownConfig | None = None, seed: int = 0
     s.to_act[0] = to_act
     s.offence[0] = _team("offence", h["offence"])
     s.poss[0] = _team("possession", h["possession"])
-    parts = h["score"].split("-")
-    if len(parts) != 2:
-        raise ValueError(f"diagram line 'score': {h['score']!r} is not two numbers like 7-3")
-    s.score[0] = [_int("score", p, 0, 999) for p in parts]
+    s.score[0] = number_pair("score", h["score"], 0, 999)
     q, sc, scs, ok = _fields("clock", h["clock"], 4)
     s.quarter[0] = _int("clock", q, 1, config.quarters + 1)
     s.scrimmage[0] = _int("clock", sc, 0, 100)
@@ -285,16 +259,7 @@ def from_diagram(text: str, config: TouchdownConfig | None = None, seed: int = 0
     s.event[0] = EVENT_NAMES.index(name)
     s.dice[0] = [_int("event", x, 0, 6) for x in ev[-3:]]
     s.steps[0] = _int("steps", h["steps"], 0, config.max_actions)
-    result = h["result"]
-    if result == "playing":
-        pass
-    elif result == "truncated":
-        s.truncated[0] = True
-    elif result in ("one wins", "two wins", "draw"):
-        s.terminated[0] = True
-        s.winner[0] = {"one wins": 0, "two wins": 1, "draw": 2}[result]
-    else:
-        raise ValueError(f"diagram line 'result': {result!r} is not playing, one wins, two wins, draw or truncated")
+    read_result(s, h["result"], DRAW)
     in_play = ph in (PLAY, INTERCEPTION)
     if in_play:
         _read_board(s, rest, config, h)
@@ -306,15 +271,8 @@ def from_diagram(text: str, config: TouchdownConfig | None = None, seed: int = 0
         s.ball_lane[0] = s.los_lane[0]
         off = int(s.offence[0])
         s.ball_row[0] = int(s.los[0]) + 1 if off == 0 else H - 2 - int(s.los[0])
-    before_to_act = int(s.to_act[0])
-    recompute_legal(s, config)
-    if int(s.to_act[0]) != before_to_act:
-        raise ValueError(f"diagram line 'to act': {h['to act']!r} but phase {h['phase']} gives "
-                         f"{_TEAM[int(s.to_act[0])]!r}")
-    problems = find_violations(s, config, check_mask=False)
-    if problems:
-        raise ValueError("diagram breaks the rules: " + "; ".join(m for _, m in problems))
-    return s
+    return check_diagram_state(s, config, int(s.to_act[0]), h, recompute_legal,
+                               lambda st, cfg: find_violations(st, cfg, check_mask=False))
 
 
 def _read_board(s: State, rest: list, config: TouchdownConfig, h: dict) -> None:

@@ -12,12 +12,11 @@ Branches are index subsets of the batch (``g``: int arrays of game indices); the
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
-from ..core.chance import CounterChance, game_keys, seed_keys
-from ..core.engine import IllegalActionError
+from ..small_games.engine import (  # noqa: F401 (legal_action_mask: the cached mask, re-exported)
+    IllegalActionError, StepContext, checked_actions, game_config, legal_action_mask, new_batch,
+)
 from . import actions as A
 from .config import END_ZONE_ROWS, MAX_DISTANCE_OTHER, MAX_DISTANCE_QB, TouchdownConfig
 from .formations import DEFENCE, OFFENCE
@@ -57,18 +56,11 @@ _BITS = (1 << np.arange(N_PIECES)).astype(np.int16)
 _STR_BY_CODE = np.array([0, 0, 0] + list(LOCAL_STRENGTH), dtype=np.int16)  # grid code -> opposing strength
 
 
-class _StepContext(threading.local):
-    """The config and chance source of the engine call in progress, one pair per thread."""
-
-    config: TouchdownConfig | None = None
-    chance = None
-
-
-_CTX = _StepContext()
+_CTX = StepContext()  # the config and chance source of the engine call in progress, one pair per thread
 
 
 def _draw(s: State, g, high, count, what):
-    return _CTX.chance.draw(s, g, high, count, what)
+    return _CTX.draw(s, g, high, count, what)
 
 
 def _dice(s: State, g, count, what) -> np.ndarray:
@@ -80,15 +72,7 @@ def _dice(s: State, g, count, what) -> np.ndarray:
 
 
 def _config(config):
-    if config is None:
-        return TouchdownConfig()
-    if not isinstance(config, TouchdownConfig):
-        raise ValueError(f"config must be a TouchdownConfig, got {type(config).__name__}")
-    return config
-
-
-def _e(g):
-    return np.asarray(g, dtype=np.int64)
+    return game_config(config, TouchdownConfig)
 
 
 # --- frames and geometry ----------------------------------------------------------------------------------
@@ -171,24 +155,13 @@ def init(batch_size: int | None = None, seed: int = 0, config: TouchdownConfig |
     seeds are given (then game i equals ``init(1, seeds[i])``). The coin toss (ruling 16: draw 0, team one
     kicks off) and the opening kick-off with its return are played at once."""
     config = _config(config)
-    if seeds is not None:
-        keys = seed_keys(seeds)
-        if batch_size is not None and batch_size != keys.size:
-            raise ValueError(f"batch_size {batch_size} does not match {keys.size} seeds")
-        batch_size = keys.size
-    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
-        raise ValueError(f"batch_size must be an int >= 1, got {batch_size!r}")
-    s = State.empty(int(batch_size))
-    s.rng_key[:] = game_keys(seed, int(batch_size)) if seeds is None else keys
+    s = new_batch(State, batch_size, seed, seeds)
     g = np.arange(s.batch_size)
-    _CTX.config, _CTX.chance = config, chance or CounterChance()
-    try:
+    with _CTX.using(config, chance):
         kicker = _draw(s, g, 2, 1, "coin toss")[:, 0].astype(np.int8)
         s.opening_kicker[g] = kicker
         _kick_off(s, g, kicker, KICK_OFF_ROW)
         _refresh(s, g)
-    finally:
-        _CTX.chance = None
     return s
 
 
@@ -199,12 +172,8 @@ def _clear_board(s: State, g) -> None:
     s.row[g] = -1
     s.marked[g] = False
     s.holder[g] = -1
-    s.active[g] = -1
-    s.steps_left[g] = 0
-    s.parts[g] = 0
-    s.moved[g] = 0
+    _new_turn(s, g)
     s.turns[g] = 0
-    s.idle[g] = 0
     s.pass_from[g] = -1
     s.pass_to[g] = -1
     s.pass_forward[g] = False
@@ -212,6 +181,15 @@ def _clear_board(s: State, g) -> None:
     s.loose_lateral[g] = False
     s.entered_by[g] = -1
     s.kick_kind[g] = -1
+
+
+def _new_turn(s: State, g, parts=0) -> None:
+    """A side's turn starts: no piece moving, ``parts`` parts done, no piece moved, not idle."""
+    s.active[g] = -1
+    s.steps_left[g] = 0
+    s.parts[g] = parts
+    s.moved[g] = 0
+    s.idle[g] = 0
 
 
 def _series(s: State, g, team, row, lane, down=1, to_gain=None) -> None:
@@ -1056,12 +1034,8 @@ def _start_play(s: State, g, fd) -> None:
     s.limits[g] = True
     s.forward_thrown[g] = False
     s.loose_lateral[g] = False
-    s.active[g] = -1
-    s.steps_left[g] = 0
-    s.parts[g] = 1
-    s.moved[g] = 0
+    _new_turn(s, g, 1)  # the snap is the offence's first part
     s.turns[g] = 0
-    s.idle[g] = 0
     s.entered_by[g] = -1
     s.holder[g] = 1  # the centre has the ball on the LOS ...
     s.ball_lane[g] = s.lane[g, 1]
@@ -1294,10 +1268,9 @@ def _end_turn(s: State, g) -> None:
     s.idle[g] = np.where(idle, s.idle[g] + 1, 0)
     s.turns[g] += 1
     s.to_act[g] = 1 - s.to_act[g]
-    s.parts[g] = 0
-    s.moved[g] = 0
-    s.active[g] = -1
-    s.steps_left[g] = 0
+    idle_count = s.idle[g].copy()
+    _new_turn(s, g)
+    s.idle[g] = idle_count
     over = (s.idle[g] >= 2) | (s.turns[g] >= 2 * _CTX.config.max_rounds)
     go = g[over]
     s.event[go] = EV["dead ball"]
@@ -1452,11 +1425,7 @@ def _intercept(s: State, g, slot_local, wheel) -> None:
         _ball_to(s, gi, s.lane[gi, slot[got]], s.row[gi, slot[got]], passer_team)
         # the new offence takes its move straight away
         s.to_act[gi] = team[got]
-        s.parts[gi] = 0
-        s.moved[gi] = 0
-        s.active[gi] = -1
-        s.steps_left[gi] = 0
-        s.idle[gi] = 0
+        _new_turn(s, gi)
         s.turns[gi] += 1
         _check_touchdown(s, gi)
 
@@ -1515,22 +1484,7 @@ def recompute_legal(state: State, config: TouchdownConfig | None = None) -> None
     _refresh(state, np.arange(state.batch_size))
 
 
-def legal_action_mask(state: State) -> np.ndarray:
-    """bool [batch, NUM_ACTIONS]: the legal actions of the team to act (all False once a game is over)."""
-    return state.legal.copy()
-
-
 # --- step -------------------------------------------------------------------------------------------------
-
-_ROWS: dict = {}
-
-
-def _rows(n: int) -> np.ndarray:
-    p = _ROWS.get(n)
-    if p is None:
-        p = _ROWS[n] = np.arange(n, dtype=np.int64) * A.NUM_ACTIONS
-    return p
-
 
 def step(state: State, actions, config: TouchdownConfig | None = None, chance=None,
          reuse_input: bool = False) -> State:
@@ -1543,23 +1497,11 @@ def step(state: State, actions, config: TouchdownConfig | None = None, chance=No
     config = _config(config)
     if not isinstance(state, State):
         raise ValueError(f"state must be a touchdown State, got {type(state).__name__}")
-    actions = np.asarray(actions)
-    if actions.ndim == 0:
-        actions = np.full(state.batch_size, actions)
-    if actions.shape != (state.batch_size,) or actions.dtype.kind not in "iu":
-        raise ValueError(f"actions must be ints of shape ({state.batch_size},), got {actions.dtype} {actions.shape}")
-    over = state.terminated | state.truncated
-    a = actions.astype(np.int64)
-    in_space = a.view(np.uint64) < A.NUM_ACTIONS  # negative ids wrap to huge values
-    ok = state.legal.reshape(-1).take(_rows(state.batch_size) + np.where(in_space, a, 0))
-    ok &= in_space
-    ok |= over
-    if not ok.all():
-        bad = int(np.flatnonzero(~ok)[0])
-        _raise_illegal(state, bad, int(a[bad]))
+    from .diagram import to_diagram  # lazy: the diagram module imports this one
+
+    a, over = checked_actions(state, actions, A.ACTION_NAMES, lambda st, game: to_diagram(st, game, config))
     s = state if reuse_input else state.copy()
-    _CTX.config, _CTX.chance = config, chance or CounterChance()
-    try:
+    with _CTX.using(config, chance):
         live = np.flatnonzero(~over)
         _apply(s, live, a[live])
         s.steps[live] += 1
@@ -1569,8 +1511,6 @@ def step(state: State, actions, config: TouchdownConfig | None = None, chance=No
             s.phase[capped] = GAME_OVER
             _clear_board(s, capped)
         _refresh(s, live)
-    finally:
-        _CTX.chance = None
     return s
 
 
@@ -1619,11 +1559,3 @@ def _apply(s: State, live, a) -> None:
     kc = ph == KICK_CHOICE
     if kc.any():
         _kick_choice(s, live[kc], a[kc] == A.TAKE_FIRST_DOWN)
-
-
-def _raise_illegal(state: State, game: int, action: int):
-    names = [A.ACTION_NAMES[i] for i in np.flatnonzero(state.legal[game])]
-    label = A.ACTION_NAMES[action] if 0 <= action < A.NUM_ACTIONS else "(not an action id)"
-    raise IllegalActionError(
-        f"illegal action {label!r} (id {action}) in game {game}; legal actions: {names}",
-        game=game, action=action, legal_actions=names)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.invariants import InvariantError
+from ..small_games.invariants import InvariantError, checker, flag_cached_mask, problem_list
 from .config import END_ZONE_ROWS, TouchdownConfig
 from .state import (
     DEFENCE_CALL, GAME_OVER, INTERCEPTION, KICK_CHOICE, N_PIECES, OFFENCE_CALL, PLAY, QB, SINGLE, SLOT_TYPE,
@@ -22,11 +22,7 @@ def find_violations(s: State, config: TouchdownConfig | None = None, check_mask:
     config = config or TouchdownConfig()
     if not isinstance(s, State):
         raise ValueError(f"state must be a touchdown State, got {type(s).__name__}")
-    problems: list[tuple[int, str]] = []
-
-    def flag(mask, message):
-        for g in np.flatnonzero(mask)[:20]:
-            problems.append((int(g), message))
+    problems, flag = problem_list()
 
     F, H, W = config.field_rows, config.rows, config.lanes
     ph = s.phase.astype(np.int64)
@@ -119,15 +115,8 @@ def find_violations(s: State, config: TouchdownConfig | None = None, check_mask:
     if check_mask:
         from .engine import recompute_legal
 
-        c = s.copy()
-        recompute_legal(c, config)
-        flag((c.legal != s.legal).any(axis=1), "cached legal mask differs from the recomputed one")
-        flag(c.to_act != s.to_act, "to_act differs from the recomputed one")
+        flag_cached_mask(flag, s, config, recompute_legal)
     return problems
 
 
-def check_invariants(s: State, config: TouchdownConfig | None = None, check_mask: bool = True) -> None:
-    """Raise InvariantError listing every broken invariant."""
-    problems = find_violations(s, config, check_mask)
-    if problems:
-        raise InvariantError(problems)
+check_invariants = checker(find_violations)
