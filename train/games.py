@@ -21,6 +21,9 @@ playing itself wins half its games over both seats; measured too unless ``measur
 A config the solver module's exact evaluation refuses (a ValueError even for the optimal policy) is measured
 by Monte-Carlo games against the optimal agent instead (``eval_games``, with a 95% interval), and says so.
 
+Every OpenBLAS in the process runs ``threads`` threads (:func:`limit_blas_threads`): the snapshots' and the
+evaluations' numpy matmuls otherwise spin one thread per core against the other jobs of a shared machine.
+
 No game-specific code beyond :data:`GAME_DEFAULTS` (a table of default settings per game): a game that
 registers a GameSpec and ships a solver module with that interface trains with the same command.
 
@@ -53,13 +56,14 @@ from train.settings import check_choice, check_int, check_number
 
 __all__ = [
     "GAME_DEFAULTS", "VARIANT_DEFAULTS", "GameTrainConfig", "SnapshotOpponent", "snapshot",
-    "GameSolver", "evaluate_policy", "train", "main",
+    "GameSolver", "GreedyPolicy", "evaluate_policy", "limit_blas_threads", "train", "main",
 ]
 
 # Per-game defaults over GameTrainConfig's own (the one game-specific table of this module).
 GAME_DEFAULTS: dict[str, dict] = {
     "table_football": {"variant": "basic"},
-    # its exact evaluation asks ~10^6 states per score level (minutes): only at the end, the optimal's by identity
+    # its exact evaluation asks 2.7 x 10^7 decision states (about a minute of one core): only at the end, the
+    # optimal's by identity
     "sports_dice": {"variant": "basic", "eval_every": 1_000_000, "measure_optimal": False},
 }
 # Defaults of one (game, variant) over the game's row: the clock version's exact evaluation asks ~10^9
@@ -78,7 +82,8 @@ class GameTrainConfig:
     game / variant: a registered game (``gridiron_env.protocol.game_names()``) and one of its variants;
         game_config: fields of the game's config over the variant's (default: none, the variant itself).
     minutes: wall-clock budget of the learning rounds (the solve and the periodic evaluations included; the
-        final evaluation and export come on top, seconds). At least one round runs.
+        final evaluation and export come on top, seconds). At least one round runs; a round that would end
+        past the budget (judged by the length of the last one) is not started.
     max_steps: stop after this many learner steps as well (0: the budget alone decides).
     num_envs, n_steps, batch_size, n_epochs, learning_rate, gamma, gae_lambda, clip_range, ent_coef,
         vf_coef: MaskablePPO's (a rollout is num_envs x n_steps steps).
@@ -92,7 +97,7 @@ class GameTrainConfig:
     exact: measure by the solver's exact evaluation where it covers the variant; False (or where it does
         not) by ``eval_games`` Monte-Carlo games against the optimal agent.
     eval_games: Monte-Carlo games against the optimal agent (even: each deal from both seats).
-    threads: torch threads (1 on the 2-core machine: small matmuls slow down badly with 2 under load).
+    threads: torch and OpenBLAS threads (1 on the 2-core machine: small matmuls slow down badly with 2 under load).
     onnx: also export ``policy.onnx`` (skipped, with a note, when onnx or onnxscript is missing).
     scale_observations, scale_floor: the learner sees each observation value less its mean over random
         play, over its standard deviation there (at least scale_floor); the exported net takes the game's
@@ -196,6 +201,34 @@ class GameTrainConfig:
     @property
     def net_arch(self) -> list[int]:
         return [self.net_width] * self.net_layers
+
+
+def limit_blas_threads(threads: int) -> list[str]:
+    """Cap the threads of every OpenBLAS loaded in this process (numpy's and scipy's) at ``threads``; returns
+    the libraries capped. Why: the snapshots and the exact evaluation run small numpy matmuls, which with
+    OpenBLAS's default of one thread per core spin against the other jobs of a shared 2-core machine and
+    came out 15x slower (9.4 ms against 0.64 ms for a 256-row batch of a 64 x 64 net, under load)."""
+    import ctypes
+
+    done = []
+    try:
+        with open("/proc/self/maps") as maps:
+            paths = sorted({line.split()[-1] for line in maps if "openblas" in line.lower() and "/" in line})
+    except OSError:  # not Linux: nothing to cap this way
+        return done
+    for path in paths:
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for symbol in ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads", "openblas_set_num_threads64_",
+                       "openblas_set_num_threads"):
+            fn = getattr(lib, symbol, None)
+            if fn is not None:
+                fn(ctypes.c_int(threads))
+                done.append(path)
+                break
+    return done
 
 
 # --- snapshots and the exported bot ---------------------------------------------------------------------------
@@ -408,14 +441,50 @@ class GameSolver:
         return {"overall": float(result)}
 
 
-def greedy_policy_fn(net, game: GameSpec, config):
+class GreedyPolicy:
+    """A net's greedy policy (its best legal logit) as the solvers' exact evaluations ask it: on engine states,
+    ``policy(state)`` (the acting team's observation; ``game.ignored_action`` where nobody acts), or, by a
+    solver that assembles the observations itself, ``predict_observations(obs, mask)``."""
+
+    def __init__(self, net, game: GameSpec, config):
+        self.net, self.game, self.config = net, game, config
+
+    def __call__(self, state) -> np.ndarray:
+        obs, mask = _acting_view(self.game, state, self.config)
+        return np.where(mask.any(axis=1), self.predict_observations(obs, mask), self.game.ignored_action)
+
+    def predict_observations(self, obs, mask) -> np.ndarray:
+        return self.net.act(obs, mask)
+
+    @property
+    def first_layer(self):
+        """(W float32 [observation, hidden], b [hidden]) of the net's first layer, or None (a net that is no
+        stack of layers): a solver whose observations are sums of a few parts adds their products with W
+        instead of building every observation (``predict_first_layer``)."""
+        layers = getattr(self.net, "layers", None)
+        activation = getattr(self.net, "activation", None)
+        if not layers or len(layers) < 2 or activation not in ("tanh", "relu"):
+            return None
+        return layers[0]
+
+    def predict_first_layer(self, hidden, mask) -> np.ndarray:
+        """The greedy actions from the first layer's output before its activation (obs @ W + b), float32
+        [batch, hidden]: the rest of the net, then the best legal logit (as ``net.act``; the sum may round
+        differently from obs @ W + b in the last bit)."""
+        from train.game_export import masked_choice
+
+        x = np.asarray(hidden, dtype=np.float32)
+        relu = self.net.activation == "relu"
+        for w, b in self.net.layers[1:]:
+            x = np.maximum(x, 0.0, out=x) if relu else np.tanh(x, out=x)
+            x = x @ w
+            x += b
+        return masked_choice(x, mask, 0.0)
+
+
+def greedy_policy_fn(net, game: GameSpec, config) -> GreedyPolicy:
     """The net's best legal action in each game of a state (``game.ignored_action`` where nobody acts)."""
-
-    def policy(state):
-        obs, mask = _acting_view(game, state, config)
-        return np.where(mask.any(axis=1), net.act(obs, mask), game.ignored_action)
-
-    return policy
+    return GreedyPolicy(net, game, config)
 
 
 def play_against(game: GameSpec, config, first, second, games: int, seed: int) -> np.ndarray:
@@ -531,6 +600,9 @@ def train(cfg: GameTrainConfig, log=print) -> dict:
     from train.checkpoint import load_checkpoint, save_checkpoint
 
     torch.set_num_threads(cfg.threads)
+    import scipy.sparse.linalg  # noqa: F401  (loads scipy's OpenBLAS, so that it is capped too)
+
+    limit_blas_threads(cfg.threads)
     started = time.perf_counter()
     game = get_game(cfg.game)
     config = game.make_config(dict(cfg.game_config), cfg.variant)
@@ -576,22 +648,27 @@ def train(cfg: GameTrainConfig, log=print) -> dict:
         model.learning_rate = cfg.learning_rate * scale
         model._setup_lr_schedule()
         model.ent_coef = cfg.ent_coef * scale
+        round_start = time.perf_counter()
         model.learn(cfg.round_steps, reset_num_timesteps=False, tb_log_name="ppo")
         rounds += 1
         net = snapshot(model.policy, game, cfg.variant, scaling)
         opponent.add(net)
         save_checkpoint(checkpoint, model, CHECKPOINT_SIDE, rounds=rounds_before + rounds)
         steps = int(model.num_timesteps) - steps_before
-        done = time.perf_counter() >= deadline or (cfg.max_steps and steps >= cfg.max_steps)
+        now = time.perf_counter()
+        # a round that would end past the budget is not started (its length judged by the last one)
+        done = now + (now - round_start) >= deadline or (cfg.max_steps and steps >= cfg.max_steps)
         if rounds % cfg.eval_every == 0 or done:
+            t_eval = time.perf_counter()
             result = evaluate_policy(net, game, config, solver, cfg.eval_games, cfg.seed + 10_007 * rounds,
                                      cfg.measure_optimal, cfg.exact)
             seconds = time.perf_counter() - started
             history.append({"round": rounds_before + rounds, "steps": int(model.num_timesteps), "seconds": seconds,
+                            "eval_seconds": seconds - (t_eval - started),
                             **{k: v for k, v in result.items() if k != "optimal"}})
             if cfg.progress:
-                log(f"round {rounds_before + rounds}: {int(model.num_timesteps):,} steps, {seconds:.0f} s: "
-                    f"win probability vs optimal {_line(result)}")
+                log(f"round {rounds_before + rounds}: {int(model.num_timesteps):,} steps, {seconds:.0f} s "
+                    f"(evaluation {seconds - (t_eval - started):.0f} s): win probability vs optimal {_line(result)}")
             if writer is not None and "overall" in result:
                 for key in ("overall", "opening", "receiving"):
                     if key in result:
