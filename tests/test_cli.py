@@ -310,3 +310,49 @@ def test_the_quiet_export_keeps_other_warnings():
             warnings.warn("something else", UserWarning)
         warnings.warn("# The axis name: batch will not be used, since it shares the same shape", UserWarning)
     assert [str(w.message)[:16] for w in seen] == ["something else", "# The axis name:"]  # only inside
+
+
+# --- the main job's budget -----------------------------------------------------------------------------------
+
+def test_the_league_stops_nearest_the_budget():
+    from train.selfplay import _another_round
+
+    assert _another_round(0, now=500.0, deadline=100.0, round_seconds=0.0)  # a first round always runs
+    # 40 s left: a 60 s round ends 20 s past the deadline, nearer than stopping 40 s short of it
+    assert _another_round(3, now=60.0, deadline=100.0, round_seconds=60.0)
+    assert not _another_round(3, now=75.0, deadline=100.0, round_seconds=60.0)  # 25 s short beats 35 s over
+    assert not _another_round(1, now=101.0, deadline=100.0, round_seconds=0.0)
+
+
+def test_the_budget_bar_ticks_every_second_and_ends_at_the_seconds_taken(capsys):
+    import time
+
+    from train.selfplay import TrainConfig, _budget_bar
+
+    started = time.perf_counter()
+    with _budget_bar(TrainConfig(minutes=0.05), started) as bar:  # a budget of 3 s
+        bar.set_description("league")
+        time.sleep(4.5)
+    shown = [line.strip() for line in capsys.readouterr().err.replace("\r", "\n").splitlines() if line.strip()]
+    counts = [line.split("|")[-1].split()[0] for line in shown]
+    ticks = [int(c.split("/")[0]) for c in counts[:-1]]
+    assert len(set(ticks)) >= 3 and ticks == sorted(ticks)  # it moved on its own while the block ran
+    taken = int(counts[-1].split("/")[0])
+    assert taken >= 4 and counts[-1] == f"{taken}/{taken}"  # past the budget the count went on: the seconds taken
+    assert shown[-1].startswith("league: 100%")
+
+
+@pytest.mark.slow
+def test_the_main_job_prints_no_third_party_chatter(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "train.selfplay", "--minutes", "0", "--out", str(tmp_path / "run"), "--num-envs", "8",
+         "--imitation-games", "2", "--eval-games", "2", "--level-games", "0", "--round-steps", "64",
+         "--n-steps", "8", "--threads", "1", "--league-games", "2", "--opponents", "heuristic",
+         "--variants", "default"], cwd=ROOT, capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stderr
+    bar = [line for line in done.stderr.replace("\r", "\n").splitlines() if line.strip()]
+    assert bar and all(line.startswith(("setup", "imitation", "league")) for line in bar), bar
+    for chatter in CHATTER + ("Warning", "warn("):
+        assert chatter not in done.stdout + done.stderr
+    assert "trained " in done.stdout and "(budget 0 s): 1 league round(s)" in done.stdout
+    assert (tmp_path / "run" / "bot.onnx").is_file()
