@@ -222,6 +222,17 @@ def test_onnx_exports_without_the_export_extra(tmp_path, monkeypatch):
     assert not list(tmp_path.iterdir())
 
 
+def test_video_without_moviepy(tmp_path, monkeypatch, capsys):
+    from gridiron_env.config import GameConfig
+    from gridiron_env.web import records, video
+
+    path = records.save_record(records.make_record(GameConfig(), 3, []), tmp_path / "game.json")
+    _hide(monkeypatch, "moviepy")
+    assert video.main([str(path), str(tmp_path / "game.mp4")]) == 2
+    _one_line(capsys.readouterr().err, "video")
+    assert not (tmp_path / "game.mp4").exists()
+
+
 def test_exploit_curve_without_matplotlib(tmp_path, monkeypatch):
     from train.exploit import plot_curve
 
