@@ -41,6 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
+from train.selfplay import TrainConfig as _MainJob
 from train.settings import check_choice, check_int, check_number
 
 SIDES = ("offence", "defence")
@@ -79,7 +80,7 @@ class RllibConfig:
     """
 
     seed: int = 0
-    minutes: float = 25.0
+    minutes: float = _MainJob.minutes
     iterations: int = 0
     address: str | None = None
     num_cpus: int | None = None
@@ -88,16 +89,17 @@ class RllibConfig:
     learners: int = 0
     train_batch_size: int = 4000
     minibatch_size: int = 500
-    num_epochs: int = 4
-    learning_rate: float = 3e-4
-    gamma: float = 0.995
-    gae_lambda: float = 0.95
-    clip_range: float = 0.1
-    ent_coef: float = 0.002
-    net_arch: tuple[int, ...] = (256, 256)
+    # the PPO settings, the net, the drive reward and the evaluation: the main job's
+    num_epochs: int = _MainJob.n_epochs
+    learning_rate: float = _MainJob.learning_rate
+    gamma: float = _MainJob.gamma
+    gae_lambda: float = _MainJob.gae_lambda
+    clip_range: float = _MainJob.clip_range
+    ent_coef: float = _MainJob.ent_coef
+    net_arch: tuple[int, ...] = _MainJob.net_arch
     activation: str = "tanh"
-    field_position_weight: float = 0.5
-    eval_games: int = 400
+    field_position_weight: float = _MainJob.field_position_weight
+    eval_games: int = _MainJob.eval_games
     level_games: int = 0
     opponents: str = "panel"
     threads: int = 1
