@@ -577,15 +577,14 @@ class _Board:
         sd = side[:, None]
         self.own_base = np.where(side, 7, 0)
         self.opp_base = 7 - self.own_base
-        L, R = s.lane[g].astype(np.int16), s.row[g].astype(np.int16)
-        self.L, self.R = L, R
-        self.ol = np.where(sd, L[:, 7:], L[:, :7])
-        self.orow = np.where(sd, R[:, 7:], R[:, :7])
-        self.pl = np.where(sd, L[:, :7], L[:, 7:])
-        self.prow = np.where(sd, R[:, :7], R[:, 7:])
-        mk = s.marked[g]
-        self.own_marked = np.where(sd, mk[:, 7:], mk[:, :7])
-        self.opp_marked = np.where(sd, mk[:, :7], mk[:, 7:])
+        both = np.empty((n, 3, N_PIECES), dtype=np.int16)  # lanes, rows, markers: one swap for all three
+        both[:, 0], both[:, 1], both[:, 2] = s.lane[g], s.row[g], s.marked[g]
+        self.L, self.R = both[:, 0], both[:, 1]
+        sd3 = side[:, None, None]
+        own = np.where(sd3, both[:, :, 7:], both[:, :, :7])
+        opp = np.where(sd3, both[:, :, :7], both[:, :, 7:])
+        self.ol, self.orow, self.own_marked = own[:, 0], own[:, 1], own[:, 2].astype(bool)
+        self.pl, self.prow, self.opp_marked = opp[:, 0], opp[:, 1], opp[:, 2].astype(bool)
         self.gw = cfg.lanes + 2
         self.G = (cfg.rows + 2) * self.gw
         self.base = (np.arange(n, dtype=np.int64) * self.G)[:, None]
@@ -843,7 +842,7 @@ def _step_mask(s: State, b: _Board) -> np.ndarray:
     # the scrimmage limits depend on the step's row only: back, level or forward
     rows3 = b.own_fr[:, :, None] + b.fsg[:, :, None] * np.array([-1, 0, 1], dtype=np.int16)
     lim3 = (rows3 >= b.own_lo[:, :, None]) & (rows3 <= b.own_hi[:, :, None]) & can[:, :, None]
-    base_ok = lim3[:, :, _ROW_OF_DIR]  # [n, 7, 8]
+    base_ok = lim3.take(_ROW_OF_DIR, axis=2)  # [n, 7, 8]
     legal = base_ok & (nb == 0)
     # restriction 1 on the diagonal steps: the two orthogonal neighbours of the start
     # (the orthogonal neighbours left, forward, right, back; the diagonals back left, forward left,
@@ -877,10 +876,13 @@ def _step_mask(s: State, b: _Board) -> np.ndarray:
             pd = _PUSH_DIR[rel_e[push], d[push]]  # the direction from the Single's new square to the piece
             ok[push] = _push_ok(b, gi[push], q[push], pd)
         single_ok = np.ones((n, 3, 8), dtype=bool)
-        np.logical_and.at(single_ok, (gi, si, d), ok)
+        bad = ~ok  # (a step beside both opposing Triples needs both pushes)
+        single_ok[gi[bad], si[bad], d[bad]] = False
     # onto an opposing piece: a tackle of the carrier, or a push of a weaker piece (sparse)
-    gi, si, di = np.nonzero((nb >= 3) & base_ok)
-    if gi.size:
+    flat = np.flatnonzero((nb >= 3) & base_ok)
+    if flat.size:
+        gi, rem = np.divmod(flat, 56)
+        si, di = np.divmod(rem, 8)
         code = nb[gi, si, di].astype(np.int64)
         k = code - 3
         carrier = k == b.opp_holder[gi]
@@ -906,16 +908,20 @@ def _play_mask(s: State, g) -> None:
     """The legal mask of games ``g`` in the play phase (their side ``to_act``)."""
     b = _Board(s, g, s.to_act[g])
     m = np.zeros((b.n, A.NUM_ACTIONS), dtype=bool)
-    m[:, :A.N_STEPS] = _step_mask(s, b)
-    m[:, A.STOP] = s.active[g] >= 0
+    steps = _step_mask(s, b)
+    m[:, :A.N_STEPS] = steps
+    some = steps.any(axis=1)
+    m[:, A.STOP] = stop = s.active[g] >= 0
+    some |= stop
     hold = b.own_holder >= 0
     hp = np.flatnonzero(hold & (s.parts[g] < 2))
     if hp.size:
         passes, _ = _pass_targets(s, b, hp)
         m[hp, A.PASS_BASE:A.PASS_BASE + 7] = passes
+        some[hp] |= passes.any(axis=1)
     hrow = np.take_along_axis(b.orow, np.maximum(b.own_holder, 0)[:, None], 1)[:, 0]
-    m[:, A.DECLARE_SAFETY] = hold & (_frame(b.team, hrow.astype(np.int64)) <= 0)
-    m[:, A.END_TURN] = ~m.any(axis=1)
+    m[:, A.DECLARE_SAFETY] = safety = hold & (_frame(b.team, hrow.astype(np.int64)) <= 0)
+    m[:, A.END_TURN] = ~(some | safety)
     s.legal[g] = m
 
 
@@ -1455,7 +1461,7 @@ def _refresh(s: State, g) -> None:
     cfg = _CTX.config
     T = _phase_rows(cfg)
     ph = s.phase[g]
-    s.legal[g] = False
+    s.legal[g[ph != PLAY]] = False
     c = g[ph == OFFENCE_CALL]
     s.to_act[c] = s.offence[c]
     s.legal[c] = T["call"]
