@@ -838,7 +838,13 @@ def _step_mask(s: State, b: _Board) -> np.ndarray:
     n = b.n
     can = _can_move(s, b)
     offs = b.sg * (DR.astype(np.int64) * b.gw + DL)[None, :]  # [n, 8] flat offsets of the side's directions
-    nb = b.code.take((b.base + b.own_cells)[:, :, None] + offs[:, None, :])  # [n, 7, 8] codes
+    cells = b.base + b.own_cells
+    nb = np.empty((n, 7, 8), dtype=np.int8)  # [n, 7, 8] codes of each piece's 8 neighbours
+    ortho = np.empty((n, 7, 4), dtype=np.int8)  # the orthogonal ones (left, forward, right, back), contiguous
+    for d in range(8):
+        nb[:, :, d] = v = b.code.take(cells + offs[:, d:d + 1])
+        if d % 2:
+            ortho[:, :, d // 2] = v
     # the scrimmage limits depend on the step's row only: back, level or forward
     rows3 = b.own_fr[:, :, None] + b.fsg[:, :, None] * np.array([-1, 0, 1], dtype=np.int16)
     lim3 = (rows3 >= b.own_lo[:, :, None]) & (rows3 <= b.own_hi[:, :, None]) & can[:, :, None]
@@ -847,7 +853,7 @@ def _step_mask(s: State, b: _Board) -> np.ndarray:
     # restriction 1 on the diagonal steps: the two orthogonal neighbours of the start
     # (the orthogonal neighbours left, forward, right, back; the diagonals back left, forward left,
     # forward right, back right lie between neighbours k and k - 1)
-    strong = _CODE_STR.take(nb[:, :, 1::2]) >= _STR8
+    strong = _CODE_STR.take(ortho) >= _STR8
     r1_diag = np.empty_like(strong)
     r1_diag[:, :, 0] = ~(strong[:, :, 0] | strong[:, :, 3])
     r1_diag[:, :, 1:] = ~(strong[:, :, 1:] | strong[:, :, :-1])
