@@ -580,11 +580,9 @@ class _Board:
         both = np.empty((n, 3, N_PIECES), dtype=np.int16)  # lanes, rows, markers: one swap for all three
         both[:, 0], both[:, 1], both[:, 2] = s.lane[g], s.row[g], s.marked[g]
         self.L, self.R = both[:, 0], both[:, 1]
-        sd3 = side[:, None, None]
-        own = np.where(sd3, both[:, :, 7:], both[:, :, :7])
-        opp = np.where(sd3, both[:, :, :7], both[:, :, 7:])
-        self.ol, self.orow, self.own_marked = own[:, 0], own[:, 1], own[:, 2].astype(bool)
-        self.pl, self.prow, self.opp_marked = opp[:, 0], opp[:, 1], opp[:, 2].astype(bool)
+        mine = np.take_along_axis(both, _SIDE_ORDER[side.astype(np.int64)][:, None, :], axis=2)  # own, then opp
+        self.ol, self.orow, self.own_marked = mine[:, 0, :7], mine[:, 1, :7], mine[:, 2, :7].astype(bool)
+        self.pl, self.prow, self.opp_marked = mine[:, 0, 7:], mine[:, 1, 7:], mine[:, 2, 7:].astype(bool)
         self.gw = cfg.lanes + 2
         self.G = (cfg.rows + 2) * self.gw
         self.base = (np.arange(n, dtype=np.int64) * self.G)[:, None]
@@ -630,6 +628,7 @@ class _Board:
 
 
 _OPP_CODES = (3 + np.arange(7)).astype(np.int8)
+_SIDE_ORDER = np.array([np.arange(14), np.r_[7:14, 0:7]])  # the slots, the acting side's first
 _ZERO7 = np.zeros((1, 7), dtype=np.int16)
 _INTERIOR7 = (np.arange(7) < 3)[None, :]
 _BACKS7 = (np.arange(7) >= 5)[None, :]
