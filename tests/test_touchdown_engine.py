@@ -294,3 +294,34 @@ def test_random_play_keeps_the_invariants_200k_steps():
         steps += _random_play(64, seed, 1000, configs[seed % 3])
         seed += 1
     assert steps >= 200_000
+
+
+# --- the rules document -----------------------------------------------------------------------------------
+
+def test_rules_document_names_every_action_formation_and_chance():
+    from fractions import Fraction
+    from pathlib import Path
+
+    rules = (Path(td.__file__).parent / "RULES.md").read_text()
+    assert "## Observation" in rules and f"One fixed space of {A.NUM_ACTIONS} ids" in rules
+    for name in A.ACTION_NAMES:
+        if not name.startswith(("piece ", "pass to ")):
+            assert f"`{name}`" in rules, name
+    for f in td.OFFENCE + td.DEFENCE:
+        assert f.name in rules
+    for upto, plain, close in CONFIG.completion_table:
+        for need in (plain, close):
+            p = Fraction(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= need), 36)
+            assert f"| {need} | {p.numerator * (36 // p.denominator)}/36" in rules or f"| {need} | 1/36" in rules
+    # the drawings are the line-ups the engine makes (offence pro set against each defence)
+    base = td.scenario({8: "....LCR.E....", 7: "......Q.B.T..", 9: ".....lmr.....", 11: "..j.....k....",
+                        14: ".u.........v."})
+    lines = dict(ln.split(": ", 1) for ln in td.to_diagram(base, 0).split("board:")[0].strip().splitlines()[1:])
+    lines.update({"phase": "offence call", "holder": "-"})
+    call = td.from_diagram("touchdown diagram v1\n" + "\n".join(f"{k}: {v}" for k, v in lines.items()))
+    from gridiron_env.touchdown.diagram import board_lines
+    for fd in range(A.N_DEFENCE):
+        s = td.step(td.step(call, np.array([A.OFFENCE_BASE])), np.array([A.DEFENCE_BASE + fd]),
+                    chance=td.ScriptedChance([2, 3]))
+        drawn = "\n".join(board_lines(s, 0, CONFIG)[32 - 18:32 - 4])
+        assert drawn in rules, td.DEFENCE[fd].name
