@@ -255,9 +255,9 @@ md("""
 `train.tournament.run_tournament` plays every pair of agents in full games, in batch, with both teams and
 coin tosses balanced (each deal is played from both sides). The result has win rates with 95% Wilson
 intervals, points for and against, points per drive and an Elo rating anchored at 1000 on the random agent.
-`result.save(dir)` writes CSV, Markdown and the plot (`results.png`: the pairwise win-rate heatmap and the
-Elo bars; matplotlib when installed, else `result.plot_image()` drawn with numpy). With the quick sizes the
-intervals are very wide: a couple of games say little.
+`result.save(dir)` writes CSV, Markdown and the plot (`results.png`: the pairwise win-rate heatmap with its
+Wilson intervals and the Elo bars with 95% bootstrap intervals, drawn with matplotlib, the `plot` extra).
+With the quick sizes the intervals are very wide: a couple of games say little.
 """)
 
 code('''
@@ -274,9 +274,10 @@ display(Markdown(result.to_markdown()))
 ''')
 
 code('''
-plot = result.plot_image()  # H x W x 3 uint8, numpy only
-print("plot:", plot.shape)
-display(Image(filename=str(paths["plot"])))  # the saved PNG
+if "plot" in paths:  # drawn when matplotlib (the plot extra) is installed
+    display(Image(filename=str(paths["plot"])))
+else:
+    print("results.png needs matplotlib: pip install 'gridiron_env[plot]'")
 ''')
 
 md("""

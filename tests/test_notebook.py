@@ -51,7 +51,7 @@ def test_quickstart_notebook_runs(tmp_path, monkeypatch):
     assert "final score (team one, team two)" in text
     assert "UPPER team one" in text  # the ansi board's legend
     assert "bot at " in text
-    assert "| rank | agent | Elo |" in text  # the tournament's Markdown table
+    assert "| rank | agent | Elo (95% CI) |" in text  # the tournament's Markdown table
     markdown = [out for _, out in _outputs(nb, "display_data") if "text/markdown" in out.get("data", {})]
     assert markdown and "heuristic" in markdown[0]["data"]["text/markdown"]
     images = [out for _, out in _outputs(nb) if "image/png" in out.get("data", {})]
