@@ -933,35 +933,49 @@ def _play_mask(s: State, g) -> None:
 def _interception_candidates(s: State, g, passer_team, h, j) -> np.ndarray:
     """bool [n, 56]: the defence's interception steps (ruling 22) against a pass from slot ``h`` to slot
     ``j``: an unmarked defender close marking the receiver, nearer the passer (Euclidean), steps legally
-    to an empty square on the line strictly between them."""
-    b = _Board(s, g, 1 - np.asarray(passer_team, dtype=np.int64))
-    n = b.n
+    to an empty square on the line strictly between them. The step rules are evaluated only in the games
+    where such a defender stands."""
+    n = g.size
+    out = np.zeros((n, 56), dtype=bool)
+    defence = 1 - np.asarray(passer_team, dtype=np.int64)
     hl, hr = s.lane[g, h].astype(np.int64), s.row[g, h].astype(np.int64)
     jl, jr = s.lane[g, j].astype(np.int64), s.row[g, j].astype(np.int64)
-    jtype = SLOT_TYPE_A[j]
-    close = _close_markers(b, jl, jr, jtype)  # [n, 7] own (defending) slots close marking the receiver
-    d_i = (b.ol - hl[:, None]) ** 2 + (b.orow - hr[:, None]) ** 2
+    base = np.where(defence != s.offence[g], 7, 0)[:, None] + np.arange(7)
+    dl_, dr_ = np.take_along_axis(s.lane[g], base, 1), np.take_along_axis(s.row[g], base, 1)
+    marked = np.take_along_axis(s.marked[g], base, 1)
+    close = _close_to(dl_, dr_, marked, jl, jr, SLOT_TYPE_A[j])
+    d_i = (dl_ - hl[:, None]) ** 2 + (dr_ - hr[:, None]) ** 2
     d_j = ((jl - hl) ** 2 + (jr - hr) ** 2)[:, None]
-    cand = close & (d_i < d_j) & ~b.own_marked
-    can_k = np.repeat(cand, 8, axis=1)
-    ev = _eval_steps(b, np.broadcast_to(_ALL_SLOTS, (n, 56)), np.broadcast_to(_ALL_DIRS, (n, 56)), can_k,
-                     intercept=True)
+    cand = close & (d_i < d_j)
+    some = np.flatnonzero(cand.any(axis=1))
+    if some.size == 0:
+        return out
+    gs = g[some]
+    b = _Board(s, gs, defence[some])
+    can_k = np.repeat(cand[some], 8, axis=1)
+    ev = _eval_steps(b, np.broadcast_to(_ALL_SLOTS, (some.size, 56)), np.broadcast_to(_ALL_DIRS, (some.size, 56)),
+                     can_k, intercept=True)
+    hl, hr, jl, jr = hl[some], hr[some], jl[some], jr[some]
     dist = np.maximum(np.abs(jl - hl), np.abs(jr - hr))[:, None]
     ul, ur = np.sign(jl - hl)[:, None], np.sign(jr - hr)[:, None]
     rl, rr = ev["tl"] - hl[:, None], ev["tr"] - hr[:, None]
     t = np.maximum(np.abs(rl), np.abs(rr))
     on_line = (t > 0) & (t < dist) & (rl == t * ul) & (rr == t * ur)
-    return ev["legal"] & on_line
+    out[some] = ev["legal"] & on_line
+    return out
 
 
-def _close_markers(b: _Board, jl, jr, jtype) -> np.ndarray:
-    """bool [n, 7]: the acting side's unmarked slots beside the square (jl, jr) of a piece of type
-    ``jtype``, a Single never close marking a Triple or QB nor they a Single (ruling 20)."""
-    near = _near(b.ol, b.orow, jl[:, None], jr[:, None]) & ~((b.ol == jl[:, None]) & (b.orow == jr[:, None]))
+def _close_to(lanes, rows, marked, jl, jr, jtype) -> np.ndarray:
+    """bool [n, 7]: the pieces at (lanes, rows) [n, 7] (one side's slots, local order) that close mark a
+    receiver of type ``jtype`` at (jl, jr): unmarked and beside him, a Single never close marking a Triple
+    or QB nor they a Single (ruling 20)."""
+    lanes, rows = lanes.astype(np.int64), rows.astype(np.int64)
+    near = (np.abs(lanes - jl[:, None]) <= 1) & (np.abs(rows - jr[:, None]) <= 1)
+    near &= (lanes != jl[:, None]) | (rows != jr[:, None])
     j_tq = ((jtype == TRIPLE) | (jtype == QB))[:, None]
     j_single = (jtype == SINGLE)[:, None]
     excluded = (IS_SINGLE[None, :] & j_tq) | (IS_TQ[None, :] & j_single)
-    return near & ~excluded & ~b.own_marked
+    return near & ~excluded & ~marked
 
 
 # --- lining up and the snap (rulings 8, 9) ----------------------------------------------------------------
@@ -1317,13 +1331,11 @@ def _pass(s: State, g, target_local) -> None:
     """The holder places the ball on teammate ``target_local`` (ruling 20): a part of the move; the
     defence may then try an interception (ruling 22), else the completion roll."""
     team = s.to_act[g].astype(np.int64)
-    b = _Board(s, g, team)
-    _, geo = _pass_targets(s, b)
-    rows = np.arange(g.size)
-    j_local = np.asarray(target_local, dtype=np.int64)
-    j = b.own_base + j_local
+    side = team != s.offence[g]
+    j = np.where(side, 7, 0) + np.asarray(target_local, dtype=np.int64)
     h = s.holder[g].astype(np.int64)
-    forward = geo["forward"][rows, j_local]
+    jl, jr = s.lane[g, j].astype(np.int64), s.row[g, j].astype(np.int64)
+    forward = (jr - s.row[g, h]) * _sign(team) > 0  # toward the opponent's goal
     s.parts[g] += 1
     s.active[g] = -1
     s.steps_left[g] = 0
@@ -1331,9 +1343,10 @@ def _pass(s: State, g, target_local) -> None:
     s.pass_from[g] = h
     s.pass_to[g] = j
     s.pass_forward[g] = forward
-    jl, jr = s.lane[g, j].astype(np.int64), s.row[g, j].astype(np.int64)
-    ob = _Board(s, g, 1 - team)
-    s.pass_close[g] = _close_markers(ob, jl, jr, SLOT_TYPE_A[j]).any(axis=1)
+    opp = np.where(side, 0, 7)[:, None] + np.arange(7)
+    close = _close_to(np.take_along_axis(s.lane[g], opp, 1), np.take_along_axis(s.row[g], opp, 1),
+                      np.take_along_axis(s.marked[g], opp, 1), jl, jr, SLOT_TYPE_A[j])
+    s.pass_close[g] = close.any(axis=1)
     cand = _interception_candidates(s, g, team, h, j)
     can = cand.any(axis=1)
     gi = g[can]
