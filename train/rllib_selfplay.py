@@ -85,7 +85,7 @@ class RllibConfig:
     address: str | None = None
     num_cpus: int | None = None
     env_runners: int = 1
-    envs_per_runner: int = 8
+    envs_per_runner: int = 32  # a runner's per-step cost is mostly fixed: many games a call amortise it
     learners: int = 0
     train_batch_size: int = 4000
     minibatch_size: int = 500
