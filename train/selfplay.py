@@ -308,12 +308,15 @@ def train(cfg: TrainConfig, log=print) -> dict:
     t0 = time.perf_counter()
     bot = pair_bot(models)
     bot.save(out / "bot.npz")
+    written = "bot.npz and bot.onnx"
     try:
         export_onnx(models["offence"].policy, models["defence"].policy, out / "bot.onnx")
     except ImportError as err:  # onnx / onnxscript not installed: the numpy bot is enough to play
         log(f"ONNX export skipped, bot.npz is written: {err}")
+        written = "bot.npz"
     summary["bot"] = str(out / "bot.npz")
     summary["export_seconds"] = time.perf_counter() - t0
+    log(f"exported {written} ({summary['export_seconds']:.0f} s)")
     if cfg.level_games:
         from train.levels import store_levels
 
@@ -331,7 +334,9 @@ def train(cfg: TrainConfig, log=print) -> dict:
                                          cfg.opponents)
         (out / "evaluation.md").write_text(summary["evaluation"]["markdown"])
         summary["evaluation_seconds"] = time.perf_counter() - t0
+        log(f"evaluation: {summary['evaluation_seconds']:.0f} s")
     summary["total_seconds"] = time.perf_counter() - started
+    log(f"done in {summary['total_seconds']:.0f} s")
     (out / "summary.json").write_text(json.dumps({k: v for k, v in summary.items() if k != "evaluation"}, indent=2))
     return summary
 
