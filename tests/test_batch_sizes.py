@@ -79,6 +79,7 @@ def _play_alike(seed, config, steps, reuse):
     """Play GAMES games together and in chunks of every size in CHUNKS with the same random legal actions
     (and, now and then, the same ``active`` mask); every chunk equals its rows of the big batch after
     every step, and so do the observations at the end."""
+    assert GAMES > engine.LONE_BATCH_LIMIT  # the big batch is the vectorised path's
     rng = np.random.default_rng(seed)
     big = g.init(GAMES, seed=seed, config=config)
     runs = {size: _chunks(size, seed, config) for size in CHUNKS}
