@@ -361,7 +361,7 @@ def _budget_bar(cfg: TrainConfig, started: float):
         return int(time.perf_counter() - started)
 
     total = max(1, round(cfg.minutes * 60))
-    bar = tqdm(total=total, initial=min(total, elapsed()), desc="setup", disable=not cfg.progress_bar,
+    bar = tqdm(total=total, initial=min(total, elapsed()), desc="setup: ", disable=not cfg.progress_bar,
                dynamic_ncols=True, bar_format="{desc}{percentage:3.0f}%|{bar}| {n}/{total} s{postfix}")
     stop = threading.Event()
 
