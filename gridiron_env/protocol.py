@@ -303,3 +303,5 @@ def check_game(spec: GameSpec, config=None, seed: int = 0, batch_size: int = 6, 
 register_game("gridiron", "gridiron_env.gridiron.game:GAME")
 register_game("table_football", "gridiron_env.table_football.game:GAME")
 register_game("sports_dice", "gridiron_env.sports_dice.game:GAME")
+register_game("touchdown", "gridiron_env.touchdown.game:GAME")
+register_game("touchdown_drive", "gridiron_env.touchdown.game:DRIVE")
