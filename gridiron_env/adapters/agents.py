@@ -27,12 +27,12 @@ A game may instead have a spec table of its own (:func:`register_agent_specs`): 
 Gridiron's (:func:`gridiron_agent_specs`) are the names ``train.tournament`` and ``agents.play`` use, for
 agents that live in the top-level ``agents`` package (imported only when a spec asks for one: ``agents``
 imports ``gridiron_env``, so an import here would be a cycle): ``random`` (:class:`RandomGameAgent`, as
-for every game), ``heuristic[:SPECIAL]``,
-``first``, ``search[:ROLLOUTS[:POLICY]]`` (``agents.search``), ``bot`` (the shipped bot,
-``gridiron_env/data/bot.npz``), ``bot:PATH[@TEMPERATURE]`` (a ``gridiron-bot-v1`` file of ``agents.bot``,
-or a ``game-bot-v1`` file of ``train.game_export`` for Gridiron), ``onnx:PATH`` (``train.export``'s ONNX
-bot), every panel style by its name (``power_run``, ``spread_pass``, ...: ``agents.panel.PANEL``) and a team
-of two styles ``OFFENCE+DEFENCE`` (``agents.panel.composite``, e.g. ``spread_pass+power_run``).
+for every game), ``heuristic[:SPECIAL]``, ``first``, ``search[:ROLLOUTS[:POLICY]]`` (``agents.search``),
+``bot`` (the shipped bot, ``gridiron_env/data/bot.npz``), ``bot:PATH[@TEMPERATURE]`` (a
+``gridiron-bot-v1`` file of ``agents.bot``, or a ``game-bot-v1`` file of ``train.game_export`` for
+Gridiron), ``onnx:PATH`` (``train.export``'s ONNX bot), every panel style by its name (``power_run``,
+``spread_pass``, ...: ``agents.panel.PANEL``) and a team of two styles ``OFFENCE+DEFENCE``
+(``agents.panel.composite``, e.g. ``spread_pass+power_run``).
 
 Prefix ``NAME=`` to name an agent (``strong=bot:b.npz``). A bad spec raises ValueError saying what is
 allowed; a bad bot file raises ``train.game_export.GameBotFileError`` or ``agents.bot.BotFileError``
