@@ -634,7 +634,7 @@ def _game_intro(game: protocol.GameSpec) -> str:
 def protocol_ids() -> dict[str, tuple[str, str]]:
     """Every registered id of a protocol game that can be loaded now: id -> (game, variant)."""
     out = {}
-    for env_id, (game, variant) in registration.IDS.items():
+    for env_id, (game, variant, *_keywords) in registration.IDS.items():
         try:
             protocol.get_game(game)
         except Exception:  # a game still being built: no page until it loads
