@@ -117,3 +117,14 @@ def test_heuristic_beats_random_over_a_few_games():
     mine, theirs = r.score[rows, r.a_team], r.score[rows, 1 - r.a_team]
     # a short game is noisy (one return touchdown decides it): most games and far more points
     assert r.a_rate >= 0.75 and mine.sum() >= 3 * theirs.sum()
+
+
+def test_bot_table_counts_balanced_games():
+    from train.touchdown import measure
+
+    rows = measure(RandomAgent(), games=2, seed=3, config=td.TouchdownConfig(scrimmages_per_quarter=2, quarters=1))
+    assert [r["opponent"] for r in rows] == ["heuristic", "random"]
+    for r in rows:
+        assert r["wins"] + r["draws"] + r["losses"] == 2 and 0 <= r["low"] <= r["win_rate"] <= r["high"] <= 1
+    with pytest.raises(ValueError, match="even"):
+        measure(RandomAgent(), games=3)

@@ -1,0 +1,74 @@
+"""Touchdown's bot table: a bot (any agent spec) against the heuristic and the random agent, balanced seats.
+
+Training is the generic trainer's (``train/games.py``; one network for both seats, since the acting team's
+side is the observation)::
+
+    python -m train.games --game touchdown --minutes 9 --out runs/touchdown    # writes runs/touchdown/policy.npz
+    python -m train.touchdown --bot runs/touchdown/policy.npz --games 400     # this table
+
+Each line plays ``games`` whole games (game i seeded ``seed + i``, the bot team one in the even games and
+team two in the odd ones) and prints the bot's wins, draws, losses and win rate (a draw 1/2) with its 95%
+Wilson interval, as a markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+
+
+from gridiron_env.adapters.agents import make_agent
+from gridiron_env.touchdown import TouchdownConfig
+from gridiron_env.touchdown.agents import HeuristicAgent, RandomAgent, play_games
+
+__all__ = ["measure", "main"]
+
+
+def _wilson(p: float, n: int) -> tuple:
+    z = 1.96
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def measure(bot, games: int = 400, seed: int = 0, config: TouchdownConfig | None = None) -> list:
+    """Rows {opponent, games, wins, draws, losses, win_rate, low, high} of ``bot`` (an agent) against the
+    heuristic and the random agent."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
+        raise ValueError(f"games must be an even int >= 2, got {games!r}")
+    rows = []
+    for name, opponent in (("heuristic", HeuristicAgent()), ("random", RandomAgent())):
+        r = play_games(bot, opponent, games, seed=seed, config=config)
+        wins = int((r.winner == r.a_team).sum())
+        losses = int(((r.winner == 1 - r.a_team) & (r.winner >= 0)).sum())
+        rate = r.a_rate
+        low, high = _wilson(rate, games)
+        rows.append({"opponent": name, "games": games, "wins": wins, "draws": games - wins - losses,
+                     "losses": losses, "win_rate": rate, "low": low, "high": high})
+    return rows
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m train.touchdown", description=__doc__.splitlines()[0])
+    parser.add_argument("--bot", default="heuristic", help="an agent spec: a bot file path, bot:PATH, heuristic, ...")
+    parser.add_argument("--games", type=int, default=400, help="games per opponent (even)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    spec = args.bot if ":" in args.bot or not args.bot.endswith(".npz") else f"bot:{args.bot}"
+    try:
+        bot = make_agent(spec, "touchdown")
+        rows = measure(bot, args.games, args.seed)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    print(f"| {args.bot} against | games | W | D | L | win rate (95% CI) |")
+    print("|---|---:|---:|---:|---:|---|")
+    for r in rows:
+        print(f"| {r['opponent']} | {r['games']} | {r['wins']} | {r['draws']} | {r['losses']} | "
+              f"{r['win_rate']:.3f} ({r['low']:.3f}-{r['high']:.3f}) |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
