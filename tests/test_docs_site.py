@@ -40,7 +40,7 @@ def pages():
 
 def _loadable_protocol_ids():
     out = {}
-    for env_id, (game, variant) in registration.IDS.items():
+    for env_id, (game, variant, *_keywords) in registration.IDS.items():
         try:
             protocol.get_game(game)
         except Exception:

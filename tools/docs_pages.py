@@ -722,7 +722,7 @@ the next episode of the same stream. The learner's team is `learner_team`.
 
 ## Arguments
 
-{options_table(GameEnv, _PROTOCOL_OPTIONS, fixed={"game": game.name, "variant": variant})}
+{options_table(GameEnv, _PROTOCOL_OPTIONS, fixed=dict(spec.kwargs))}
 `config` fields (`{game.config_class.__name__}`):
 
 {config_table(game.config_class, fixed)}
