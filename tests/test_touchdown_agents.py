@@ -128,3 +128,17 @@ def test_bot_table_counts_balanced_games():
         assert r["wins"] + r["draws"] + r["losses"] == 2 and 0 <= r["low"] <= r["win_rate"] <= r["high"] <= 1
     with pytest.raises(ValueError, match="even"):
         measure(RandomAgent(), games=3)
+
+
+def test_agents_play_the_drive_envs():
+    import gymnasium as gym
+
+    import gridiron_env  # noqa: F401
+
+    for env_id in ("gridiron_env/TouchdownOffence-v0", "gridiron_env/TouchdownDefence-v0"):
+        for opponent in (HeuristicAgent(), RandomAgent()):
+            venv = gym.make_vec(env_id, num_envs=3, opponent=opponent)
+            obs, info = venv.reset(seed=4)
+            for _ in range(20):
+                obs, r, te, tr, info = venv.step(np.argmax(info["action_mask"], axis=1))
+            assert obs.shape == (3, td.OBS_SIZE)

@@ -31,10 +31,18 @@ __all__ = ["RandomAgent", "HeuristicAgent", "MatchResult", "play_games"]
 _SALT = 0x70C4_D0E0_0004_0004
 
 
+def _engine_state(state):
+    """The engine state of ``state`` (a drive of ``game.DriveState`` holds one as ``.game``)."""
+    return state if isinstance(state, State) else state.game
+
+
 class RandomAgent(UniformRandomAgent):
     """Uniform over the legal actions; game g's choice at its step t comes from its own stream."""
 
     salt = _SALT
+
+    def act(self, state, config=None, games=None) -> np.ndarray:
+        return super().act(_engine_state(state), config, games)
 
 
 _OFF = {name: A.OFFENCE_BASE + i for i, name in enumerate(OFFENCE_NAMES)}
@@ -57,6 +65,7 @@ class HeuristicAgent:
 
     def act(self, state: State, config: TouchdownConfig | None = None, games=None) -> np.ndarray:
         cfg = config or TouchdownConfig()
+        state = _engine_state(state)
         B = state.batch_size
         games = np.arange(B) if games is None else np.asarray(games, dtype=np.int64)
         out = np.full(B, A.WAIT, dtype=np.int64)
