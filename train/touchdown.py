@@ -53,7 +53,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m train.touchdown", description=__doc__.splitlines()[0])
     parser.add_argument("--bot", default="heuristic", help="an agent spec: a bot file path, bot:PATH, heuristic, ...")
     parser.add_argument("--games", type=int, default=400, help="games per opponent (even)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the games (default %(default)s)")
     args = parser.parse_args(argv)
     spec = args.bot if ":" in args.bot or not args.bot.endswith(".npz") else f"bot:{args.bot}"
     try:
