@@ -15,7 +15,7 @@ from train.ratings import elo_ratings, wilson_interval
 CASES = [(name, variant) for name in game_names() for variant in get_game(name).variants]
 IDS = [f"{n}-{v}" for n, v in CASES]
 # games of hundreds of decisions (Gridiron): fewer games in the default suite, to keep it lean
-LONG_GAMES = ("gridiron",)
+LONG_GAMES = ("gridiron", "touchdown")
 
 
 def _lone_game(game, config, agents, seed):
