@@ -52,7 +52,7 @@ def play(n, seed, steps, config=CONFIG, check=False):
     ("completion_table", ((6, 4, 8), (3, 6, 10), (15, 8, 12))), ("completion_table", "table"),
     ("field_goal_table", ((5, 14),)), ("field_goal_table", ((40, 6),)), ("field_goal_table", ()),
     ("conversion_need", 1), ("conversion_need", 14), ("max_rounds", 0), ("max_actions", 99),
-    ("scrimmages_per_quarter", 0), ("quarters", 9), ("overtime", 1), ("overtime", "yes"),
+    ("scrimmages_per_quarter", 0), ("scrimmages_per_quarter", 1), ("quarters", 9), ("overtime", 1), ("overtime", "yes"),
 ])
 def test_config_rejects_bad_values_naming_the_field(field, value):
     with pytest.raises(ValueError, match=f"TouchdownConfig.{field}"):

@@ -607,6 +607,32 @@ def test_the_game_ends_after_the_last_scrimmage():
     assert int(extra.quarter[0]) == 5 and int(extra.opening_kicker[0]) == 1 and int(extra.phase[0]) == OFFENCE_CALL
 
 
+def test_the_opening_kick_off_is_the_first_scrimmage_and_a_quarter_needs_a_second():
+    with pytest.raises(ValueError, match="scrimmages_per_quarter must be an int from 2 to 100, got 1: a quarter"):
+        td.TouchdownConfig(quarters=1, scrimmages_per_quarter=1)
+    short = td.TouchdownConfig(quarters=1, scrimmages_per_quarter=2)
+    # a plain return: the kick-off was scrimmage 1, the receiver's first down is the last
+    s = engine.init(1, 0, short, chance=td.ScriptedChance([0] + faces(3) + faces(2, 3)))
+    assert not s.terminated[0] and int(s.phase[0]) == OFFENCE_CALL and int(s.scrimmage[0]) == 1
+    # a return touchdown (5 + 36 rows) ends scrimmage 1; the scorer's kick-off is scrimmage 2, the last:
+    # the rules end the game inside init
+    s = engine.init(1, 0, short, chance=td.ScriptedChance([0] + faces(1) + faces(6, 6, 6, 6, 6, 6) + faces(2, 2)
+                                                          + faces(4) + faces(2, 3)))
+    assert s.terminated[0] and int(s.phase[0]) == GAME_OVER and int(s.scrimmages[0]) == 2
+    assert tuple(s.score[0]) == (0, 7) and int(s.winner[0]) == 1
+    check_invariants(s, short)
+
+
+def test_a_game_is_over_at_init_only_after_a_scoring_opening_kick_off():
+    short = td.TouchdownConfig(quarters=1, scrimmages_per_quarter=2)
+    s = engine.init(4000, 0, short)
+    over = s.terminated | s.truncated
+    assert 0 < over.sum() < 80  # 0.78% of seeds (156 of 20,000): a scoring return then the last kick-off
+    assert (s.score[over].sum(axis=1) > 0).all() and (s.scrimmages[over] == 2).all()
+    assert not (engine.init(4000, 0, CONFIG).terminated.any() or engine.init(4000, 0, short.replace(
+        scrimmages_per_quarter=3)).terminated.any())
+
+
 def test_the_round_cap_and_two_idle_turns_end_the_play_where_the_ball_is():
     cap = td.TouchdownConfig(max_rounds=1)
     s = make({"Q": (6, 12)}, config=cap, flags="-", turn="- 0 0 - 1 0", to_act="two")

@@ -51,7 +51,9 @@ class TouchdownConfig(ConfigRecord):
     conversion_need: the 2d6 total a conversion needs (ruling 14: 4), 2-13.
     max_rounds: rounds (a turn of each side) before a play ends with the ball dead (ruling 9: 40), 1-500.
     max_actions: actions in a game before it is truncated with no winner (ruling 25), 100-10,000,000.
-    scrimmages_per_quarter: ruling 16: 15, 1-100. quarters: ruling 16: 4, 1-8.
+    scrimmages_per_quarter: ruling 16: 15, 2-100. A quarter opens with its kick-off, itself a scrimmage
+        (ruling 16), so a quarter of one scrimmage would be that kick-off alone and no play could ever be
+        snapped: refused. quarters: ruling 16: 4, 1-8.
     overtime: play a 15-scrimmage overtime after a tie (ruling 16's option; first score wins).
     """
 
@@ -91,7 +93,12 @@ class TouchdownConfig(ConfigRecord):
         object.__setattr__(self, "conversion_need", int(int_field(self, "conversion_need", 2, 13)))
         object.__setattr__(self, "max_rounds", int(int_field(self, "max_rounds", 1, 500)))
         object.__setattr__(self, "max_actions", int(int_field(self, "max_actions", 100, 10_000_000)))
-        object.__setattr__(self, "scrimmages_per_quarter", int(int_field(self, "scrimmages_per_quarter", 1, 100)))
+        spq = self.scrimmages_per_quarter
+        if isinstance(spq, numbers.Integral) and not isinstance(spq, bool) and spq == 1:
+            raise ValueError("TouchdownConfig.scrimmages_per_quarter must be an int from 2 to 100, got 1: a quarter "
+                             "opens with its kick-off, itself a scrimmage (ruling 16), so a quarter of one "
+                             "scrimmage is that kick-off alone and no play is ever snapped")
+        object.__setattr__(self, "scrimmages_per_quarter", int(int_field(self, "scrimmages_per_quarter", 2, 100)))
         object.__setattr__(self, "quarters", int(int_field(self, "quarters", 1, 8)))
         if not isinstance(self.overtime, bool):
             raise ValueError(f"TouchdownConfig.overtime must be True or False, got {self.overtime!r}")
