@@ -1,10 +1,11 @@
 """Touchdown's bot table: a bot (any agent spec) against the heuristic and the random agent, balanced seats.
 
-Training is the generic trainer's (``train/games.py``; one network for both seats, since the acting team's
-side is the observation)::
+Training: ``python -m train.touchdown train`` (imitation of a teacher, then DAgger:
+``train/touchdown_imitation.py``; one network for both seats, since the acting team's side is the
+observation), or the generic PPO trainer (``python -m train.games --game touchdown``)::
 
-    python -m train.games --game touchdown --minutes 9 --out runs/touchdown    # writes runs/touchdown/policy.npz
-    python -m train.touchdown --bot runs/touchdown/policy.npz --games 400     # this table
+    python -m train.touchdown train --minutes 30 --out runs/touchdown_bot      # writes runs/touchdown_bot/policy.npz
+    python -m train.touchdown --bot runs/touchdown_bot/policy.npz --games 400  # this table
 
 Each line plays ``games`` whole games (game i seeded ``seed + i``, the bot team one in the even games and
 team two in the odd ones) and prints the bot's wins, draws, losses and win rate (a draw 1/2) with its 95%
@@ -22,7 +23,7 @@ from gridiron_env.adapters.agents import make_agent
 from gridiron_env.touchdown import TouchdownConfig
 from gridiron_env.touchdown.agents import HeuristicAgent, RandomAgent, play_games
 
-__all__ = ["measure", "main"]
+__all__ = ["check_games", "measure", "main", "train_main"]
 
 
 def _wilson(p: float, n: int) -> tuple:
@@ -32,11 +33,16 @@ def _wilson(p: float, n: int) -> tuple:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def check_games(games) -> None:
+    """A count of measuring games: an even int >= 2 (each deal from both seats), else ValueError."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
+        raise ValueError(f"games must be an even int >= 2, got {games!r}")
+
+
 def measure(bot, games: int = 400, seed: int = 0, config: TouchdownConfig | None = None) -> list:
     """Rows {opponent, games, wins, draws, losses, win_rate, low, high} of ``bot`` (an agent) against the
     heuristic and the random agent."""
-    if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
-        raise ValueError(f"games must be an even int >= 2, got {games!r}")
+    check_games(games)
     rows = []
     for name, opponent in (("heuristic", HeuristicAgent()), ("random", RandomAgent())):
         r = play_games(bot, opponent, games, seed=seed, config=config)
@@ -49,7 +55,47 @@ def measure(bot, games: int = 400, seed: int = 0, config: TouchdownConfig | None
     return rows
 
 
+def train_main(argv) -> int:
+    """``python -m train.touchdown train ...``: the imitation run (``train.touchdown_imitation``)."""
+    from train.touchdown_imitation import TEACHERS, ImitationConfig, train
+
+    d = ImitationConfig
+    parser = argparse.ArgumentParser(prog="python -m train.touchdown train",
+                                     description="Touchdown's bot by imitation of a teacher, then DAgger")
+    parser.add_argument("--teacher", default=d.teacher, choices=tuple(TEACHERS), help="default %(default)s")
+    parser.add_argument("--minutes", type=float, default=d.minutes, help="wall-clock budget (default %(default)s)")
+    parser.add_argument("--games", type=int, default=d.games, help="games recorded per round (default %(default)s)")
+    parser.add_argument("--dagger-rounds", type=int, default=d.dagger_rounds, help="default %(default)s")
+    parser.add_argument("--keep-play", type=float, default=d.keep_play,
+                        help="share of the play's decisions kept as samples (default %(default)s)")
+    parser.add_argument("--width", type=int, default=d.width, help="hidden width (default %(default)s)")
+    parser.add_argument("--layers", type=int, default=d.layers, help="hidden layers (default %(default)s)")
+    parser.add_argument("--epochs", type=int, default=d.epochs, help="epochs per fit (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=d.seed, help="run seed (default %(default)s)")
+    parser.add_argument("--threads", type=int, default=d.threads, help="torch threads (default %(default)s)")
+    parser.add_argument("--out", default=d.out, help="run folder (default %(default)s)")
+    parser.add_argument("--measure", type=int, default=0,
+                        help="then this many games (even) against the heuristic and random (default none)")
+    args = parser.parse_args(argv)
+    try:
+        cfg = ImitationConfig(teacher=args.teacher, minutes=args.minutes, games=args.games,
+                              dagger_rounds=args.dagger_rounds, keep_play=args.keep_play, width=args.width,
+                              layers=args.layers, epochs=args.epochs, seed=args.seed, threads=args.threads,
+                              out=args.out)
+        if args.measure:
+            check_games(args.measure)  # a bad count is refused before the run, not after it
+    except ValueError as err:
+        parser.error(str(err))
+    summary = train(cfg)
+    if args.measure:
+        return main(["--bot", summary["policy"], "--games", str(args.measure)])
+    return 0
+
+
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["train"]:
+        return train_main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m train.touchdown", description=__doc__.splitlines()[0])
     parser.add_argument("--bot", default="heuristic", help="an agent spec: a bot file path, bot:PATH, heuristic, ...")
     parser.add_argument("--games", type=int, default=400, help="games per opponent (even)")

@@ -1,0 +1,115 @@
+"""Touchdown's bot training (``train.touchdown_imitation``, ``python -m train.touchdown train``): the
+imitation learns, the run writes a game bot the agent specs play, settings are validated."""
+
+import json
+
+import numpy as np
+import pytest
+
+from gridiron_env.adapters.agents import make_agent
+from gridiron_env.touchdown import actions as A
+from gridiron_env.touchdown.agents import HeuristicAgent, RandomAgent, play_games
+from gridiron_env.touchdown.config import TouchdownConfig
+from gridiron_env.touchdown.engine import init
+from gridiron_env.touchdown.state import OFFENCE_CALL, PLAY
+from train import touchdown as td_cli
+from train.touchdown_imitation import Coach, ImitationConfig, _bot, agreement, fit, make_net, record, train
+
+# a short game: one quarter of four scrimmages, plays of at most 10 rounds (whole games in a second or two)
+SHORT = TouchdownConfig(quarters=1, scrimmages_per_quarter=4, max_rounds=10)
+
+
+def _chance(samples) -> float:
+    """The expected agreement of a uniformly random legal choice with the labels."""
+    return float((1.0 / samples[1].sum(axis=1)).mean())
+
+
+def test_record_labels_are_the_teachers_legal_moves():
+    obs, masks, labels = record(HeuristicAgent(), 2, seed=3, keep_play=0.2, config=SHORT)
+    assert obs.shape == (len(labels), 297) and masks.shape == (len(labels), A.NUM_ACTIONS)
+    assert masks[np.arange(len(labels)), labels].all()  # every label legal where it was taken
+    assert np.isfinite(obs).all()
+    # calls are all kept, so both offence formations / kicks and the play's steps appear
+    assert (labels >= A.OFFENCE_BASE).any() and (labels < A.N_STEPS).any()
+
+
+def test_record_is_deterministic_and_keeps_the_share_asked():
+    a = record(HeuristicAgent(), 2, seed=5, keep_play=0.1, config=SHORT)
+    b = record(HeuristicAgent(), 2, seed=5, keep_play=0.1, config=SHORT)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    full = record(HeuristicAgent(), 2, seed=5, keep_play=1.0, config=SHORT)
+    assert len(full[2]) > 3 * len(a[2])
+
+
+@pytest.mark.slow  # about 30 s on a loaded machine
+def test_imitation_agreement_rises_above_chance_and_the_untrained_net():
+    """Fitted to the heuristic's moves of 8 short games, the net agrees with the heuristic on 2 other games'
+    states far more often than the untrained net and than a random legal choice."""
+    train_samples = record(HeuristicAgent(), 8, seed=11, keep_play=0.5, config=SHORT)
+    held_out = record(HeuristicAgent(), 2, seed=1_000, keep_play=0.5, config=SHORT)
+    net = make_net(64, 2, seed=0)
+    before = agreement(_bot(net), held_out)
+    fit(net, train_samples, epochs=30, learning_rate=3e-3, batch_size=256, seed=0)
+    after = agreement(_bot(net), held_out)
+    chance = _chance(held_out)
+    assert after > before + 0.2, (before, after)
+    assert after > chance + 0.2, (chance, after)
+
+
+def test_the_run_writes_a_bot_the_specs_play(tmp_path):
+    out = tmp_path / "run"
+    cfg = ImitationConfig(teacher="heuristic", games=2, dagger_rounds=1, keep_play=0.3, width=32, epochs=2,
+                          out=str(out), minutes=10)
+    summary = train(cfg, log=lambda *_: None, config=SHORT)
+    assert [row["round"] for row in summary["history"]] == [0, 1]  # the DAgger round added samples
+    assert summary["history"][1]["samples"] > summary["history"][0]["samples"]
+    assert json.loads((out / "summary.json").read_text())["policy"] == str(out / "policy.npz")
+    bot = make_agent(f"bot:{out / 'policy.npz'}", "touchdown")
+    result = play_games(bot, RandomAgent(), 2, seed=0, config=SHORT)  # the engine raises on an illegal action
+    assert not result.truncated.any()
+
+
+def test_the_budget_stops_after_the_first_round(tmp_path):
+    cfg = ImitationConfig(teacher="heuristic", games=2, dagger_rounds=5, keep_play=0.2, width=16, epochs=1,
+                          out=str(tmp_path), minutes=0.0)
+    summary = train(cfg, log=lambda *_: None, config=SHORT)
+    assert len(summary["history"]) == 1
+
+
+def test_coach_kicks_a_field_goal_whenever_one_is_legal():
+    state = init(64, seed=2, config=SHORT)
+    coach, heuristic = Coach(), HeuristicAgent()
+    seen = 0
+    for _ in range(4000):
+        live = ~(state.terminated | state.truncated)
+        if not live.any():
+            break
+        g = np.flatnonzero(live)
+        calls = g[(state.phase[g] == OFFENCE_CALL) & state.legal[g, A.FIELD_GOAL]]
+        actions = coach.act(state, SHORT, g)
+        assert (actions[calls] == A.FIELD_GOAL).all()
+        seen += calls.size
+        others = g[(state.phase[g] == PLAY)]
+        assert np.array_equal(actions[others], heuristic.act(state, SHORT, g)[others])  # the same play
+        from gridiron_env.touchdown.engine import step
+
+        state = step(state, actions, SHORT)
+    assert seen > 0
+
+
+@pytest.mark.parametrize("changes, field", [
+    ({"games": 3}, "games"), ({"teacher": "oracle"}, "teacher"), ({"keep_play": 0.0}, "keep_play"),
+    ({"width": 0}, "width"), ({"minutes": -1}, "minutes"), ({"out": ""}, "out"), ({"dagger_rounds": True}, "dagger_rounds"),
+])
+def test_bad_settings_are_refused_by_name(changes, field):
+    with pytest.raises(ValueError, match=f"ImitationConfig.{field}"):
+        ImitationConfig(**changes)
+
+
+def test_the_command_refuses_bad_counts_before_training(capsys, tmp_path):
+    for argv in (["train", "--games", "3", "--out", str(tmp_path)], ["train", "--measure", "5", "--out", str(tmp_path)]):
+        with pytest.raises(SystemExit) as err:
+            td_cli.main(argv)
+        assert err.value.code == 2
+    assert "must be an even int" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())
