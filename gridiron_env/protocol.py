@@ -29,10 +29,38 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["GameSpec", "array_state_members", "register_game", "get_game", "game_names", "check_game", "TEAMS", "NO_WINNER"]
+__all__ = ["GameSpec", "EnvSalts", "array_state_members", "register_game", "get_game", "game_names", "check_game", "TEAMS", "NO_WINNER"]
 
 TEAMS = (0, 1)
 NO_WINNER = -1  # ``winner`` of a game that goes on, or was truncated
+
+
+@dataclass(frozen=True)
+class EnvSalts:
+    """The salts of the random draws the generic env families make per episode: each a uint64 (an int
+    0..2**64-1) that keys one stream of ``splitmix64(seed ^ salt)`` over the episode seeds. The defaults
+    are the generic adapters' own; a game that must replay another env's episodes (Gridiron's spec: those
+    of ``gridiron_env.envs``) gives that env's salts.
+
+    ``episode``: the learner envs' (``adapters.single`` / ``adapters.vector``) later episodes of a slot,
+    episode k >= 1 of base seed b seeded ``splitmix64((b ^ episode) + k * golden)`` (episode 0 is b).
+    ``learner``: the learner's team when ``learner_team="random"``, drawn from the episode seed.
+    ``opponent``: the default (uniformly random) opponent's stream, keyed on the episode seed.
+    ``selfplay``: later episodes of a self-play slot (``adapters.selfplay``), as ``episode`` does.
+    """
+
+    episode: int = 0x6A3E_5EED_0E91_50DE
+    learner: int = 0x1EA2_4E27_7EA3_0001
+    opponent: int = 0x0990_0AE7_5EED_0002
+    selfplay: int = 0x5E1F_9A7B_0B47_C003
+
+    def __post_init__(self):
+        for name in ("episode", "learner", "opponent", "selfplay"):
+            value = getattr(self, name)
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+                    or not (0 <= int(value) < 1 << 64):
+                raise ValueError(f"EnvSalts.{name} must be an int 0..2**64-1, got {value!r}")
+            object.__setattr__(self, name, int(value))
 
 
 @dataclass(frozen=True)
@@ -92,6 +120,10 @@ class GameSpec:
       ``to_diagram(state, game) -> str`` and ``from_diagram(text, config) -> state`` (a batch of one;
       ValueError naming the bad line); ``check_invariants(state, config)`` raises if any game is invalid.
 
+    Env seeding (optional)
+      ``salts``: the :class:`EnvSalts` the generic env families draw each episode's randomness with
+      (default: the generic adapters' own).
+
     Scenarios (optional)
       ``scenarios``: None, or a mapping name -> named starting position with ``build(seeds, config) ->
       state`` (one game per uint64 seed, its open parts drawn from the seed), which the adapters start
@@ -132,8 +164,11 @@ class GameSpec:
     variants: dict = field(default_factory=lambda: {"basic": {}})
     view: Callable[..., Any] | None = None
     scenarios: Any = None
+    salts: EnvSalts = field(default_factory=EnvSalts)
 
     def __post_init__(self):
+        if not isinstance(self.salts, EnvSalts):
+            raise ValueError(f"GameSpec {self.name!r}: salts must be an EnvSalts, got {self.salts!r}")
         if len(self.action_names) != self.num_actions:
             raise ValueError(f"GameSpec {self.name!r}: {len(self.action_names)} action names for "
                              f"{self.num_actions} actions")

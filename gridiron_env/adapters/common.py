@@ -19,7 +19,7 @@ import numbers
 import numpy as np
 
 from ..core.chance import splitmix64
-from ..protocol import GameSpec
+from ..protocol import EnvSalts, GameSpec
 
 AGENTS = ("team_one", "team_two")  # team 0 and team 1
 LEARNER_TEAMS = ("one", "two", "random")
@@ -28,9 +28,8 @@ RENDER_MODES = ("ansi", "rgb_array")
 SEED_MODULUS = 1 << 64
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_EPISODE_SALT = np.uint64(0x6A3E_5EED_0E91_50DE)  # later episodes of a slot
-_LEARNER_SALT = np.uint64(0x1EA2_4E27_7EA3_0001)  # the learner's team when "random"
-_OPPONENT_SALT = np.uint64(0x0990_0AE7_5EED_0002)  # the default opponent's stream
+# The generic salts (``EnvSalts``' defaults); the envs take each game's own from ``GameSpec.salts``.
+_DEFAULT_SALTS = EnvSalts()
 
 
 def check_choice(name: str, value, allowed) -> None:
@@ -150,19 +149,19 @@ def masks_for(game: GameSpec, legal: np.ndarray, mine: np.ndarray) -> np.ndarray
 
 # --- seeds of episodes ----------------------------------------------------------------------------------
 
-def episode_seeds(base, episode, salt=_EPISODE_SALT) -> np.ndarray:
+def episode_seeds(base, episode, salt=_DEFAULT_SALTS.episode) -> np.ndarray:
     """uint64 seed of episode ``episode`` (0, 1, ...) of slots with base seed ``base``: ``base`` first, then
-    seeds of the stream ``salt`` (a uint64; each env family keeps its own)."""
+    seeds of the stream ``salt`` (a uint64; each env family keeps its own, ``GameSpec.salts``)."""
     base = np.asarray(base, dtype=np.uint64)
     episode = np.asarray(episode, dtype=np.uint64)
     with np.errstate(over="ignore"):
-        later = splitmix64((base ^ salt) + episode * _GOLDEN)
+        later = splitmix64((base ^ np.uint64(salt)) + episode * _GOLDEN)
     return np.where(episode == 0, base, later)
 
 
 def draw_int(seeds, salt, high: int) -> np.ndarray:
     """One uniform int in [0, high) per seed from the stream ``salt`` (int64)."""
-    bits = splitmix64(np.asarray(seeds, dtype=np.uint64) ^ salt)
+    bits = splitmix64(np.asarray(seeds, dtype=np.uint64) ^ np.uint64(salt))
     unit = (bits >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
     return np.minimum((unit * high).astype(np.int64), high - 1)
 
@@ -226,10 +225,11 @@ def new_games(game: GameSpec, seeds, config, scenario=None):
     return scenario.build(seeds, config)
 
 
-def learner_teams(kind: str, seeds) -> np.ndarray:
-    """int64 [k]: the learner's team per episode (``kind`` "one", "two" or "random" drawn from the seed)."""
+def learner_teams(kind: str, seeds, salt=_DEFAULT_SALTS.learner) -> np.ndarray:
+    """int64 [k]: the learner's team per episode (``kind`` "one", "two" or "random" drawn from the seed
+    with ``salt``, the game's ``salts.learner``)."""
     if kind == "random":
-        return draw_int(seeds, _LEARNER_SALT, 2)
+        return draw_int(seeds, salt, 2)
     return np.full(np.asarray(seeds).shape, LEARNER_TEAMS.index(kind), dtype=np.int64)
 
 
@@ -246,11 +246,13 @@ def uniform_legal(legal: np.ndarray, unit: np.ndarray) -> np.ndarray:
 
 class RandomPolicy:
     """Uniformly random legal actions, one counter-based stream per env slot, keyed on its episode seed, so
-    a game's choices depend only on its seed and history, never on the batch."""
+    a game's choices depend only on its seed and history, never on the batch. ``salt``: the stream's
+    (the game's ``salts.opponent``)."""
 
     kind = "random"
 
-    def __init__(self):
+    def __init__(self, salt=_DEFAULT_SALTS.opponent):
+        self.salt = np.uint64(salt)
         self.keys = np.zeros(0, dtype=np.uint64)
         self.counters = np.zeros(0, dtype=np.uint64)
 
@@ -258,7 +260,7 @@ class RandomPolicy:
         if self.keys.shape != (n,):
             self.keys = np.zeros(n, dtype=np.uint64)
             self.counters = np.zeros(n, dtype=np.uint64)
-        self.keys[games] = splitmix64(np.asarray(seeds, dtype=np.uint64) ^ _OPPONENT_SALT)
+        self.keys[games] = splitmix64(np.asarray(seeds, dtype=np.uint64) ^ self.salt)
         self.counters[games] = 0
 
     def actions(self, game: GameSpec, sub_state, config, games, obs_fn) -> np.ndarray:
@@ -315,11 +317,11 @@ class AgentPolicy:
         return self.agent.act(sub_state, config)
 
 
-def make_policy(opponent):
-    """The opponent of a learner env: None (uniformly random legal actions), an agent with ``act``, or a
-    callable ``(obs, mask) -> actions``; ValueError for anything else."""
+def make_policy(opponent, salt=_DEFAULT_SALTS.opponent):
+    """The opponent of a learner env: None (uniformly random legal actions, from the stream ``salt``), an
+    agent with ``act``, or a callable ``(obs, mask) -> actions``; ValueError for anything else."""
     if opponent is None:
-        return RandomPolicy()
+        return RandomPolicy(salt)
     if hasattr(opponent, "act") and callable(opponent.act):
         return AgentPolicy(opponent)
     if callable(opponent):

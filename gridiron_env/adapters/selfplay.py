@@ -41,7 +41,7 @@ that played it; the other games step normally. ``illegal_action="raise"`` raises
 
 Seeding (as every env of :mod:`.common`): ``reset(seed=s)`` gives slot i the base seed s + i (mod 2**64);
 its episode 0 is the game ``init(seeds=[s + i])``, later episodes (autoresets, or ``reset()`` without a
-seed) take ``common.episode_seeds(s + i, e, salt)`` with this family's own salt. So slot i of a batch of
+seed) take ``common.episode_seeds(s + i, e, game.salts.selfplay)``. So slot i of a batch of
 any size plays exactly like slot 0 of a batch of one reset with s + i, given the same actions.
 """
 
@@ -53,7 +53,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..protocol import TEAMS, GameSpec, get_game
+from ..protocol import TEAMS, EnvSalts, GameSpec, get_game
 from .common import (
     AGENTS, ILLEGAL_ACTION_MODES, batch_actions, check_choice, check_positive_int, check_seed, episode_seeds,
     forfeit_note, get_scenario, illegal_entry, masks_for, new_games,
@@ -61,7 +61,8 @@ from .common import (
 
 __all__ = ["GameSelfPlayBatch", "GameSelfPlayStep", "SELFPLAY_SALT"]
 
-SELFPLAY_SALT = np.uint64(0x5E1F_9A7B_0B47_C003)  # later episodes of a self-play slot
+# later episodes of a self-play slot: the generic salt (a game's own is its ``salts.selfplay``)
+SELFPLAY_SALT = np.uint64(EnvSalts().selfplay)
 
 
 class GameSelfPlayStep(NamedTuple):
@@ -137,14 +138,14 @@ class GameSelfPlayBatch:
     def episode_seeds(self) -> np.ndarray:
         """uint64 [N]: the seed of the game now in each slot."""
         self._started()
-        return episode_seeds(self._base, self._episode, SELFPLAY_SALT)
+        return episode_seeds(self._base, self._episode, self.game.salts.selfplay)
 
     def _started(self) -> None:
         if self.state is None:
             raise RuntimeError("call reset() first")
 
     def _new_games(self, games, scenario=None) -> Any:
-        seeds = episode_seeds(self._base[games], self._episode[games], SELFPLAY_SALT)
+        seeds = episode_seeds(self._base[games], self._episode[games], self.game.salts.selfplay)
         return new_games(self.game, seeds, self.config, self.scenario if scenario is None else scenario)
 
     # --- API --------------------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ illegal action of the learner included), 0 for a draw and on truncation (the gam
 Seeding: slot i has a base seed b (``s + i`` after ``reset(seed=s)``) and an episode count k; episode 0
 plays the game seeded b, later ones a seed drawn from (b, k), so autoresets of slot i and ``reset()``
 calls of a lone env seeded s + i play the same episodes. The learner's team (when ``"random"``) and the
-default opponent's stream are drawn from the episode seed too. The single env (:mod:`.single`) is this
+default opponent's stream are drawn from the episode seed too. Each of the three draws has its salt in
+``game.salts`` (:class:`~gridiron_env.protocol.EnvSalts`), so a game can replay another env's episodes. The single env (:mod:`.single`) is this
 core with N = 1, so game i of a batch seeded s equals a lone env seeded s + i by construction.
 """
 
@@ -71,7 +72,8 @@ class LearnerCore:
         self.variant = variant
         self.learner_team = learner_team
         self.illegal_action = illegal_action
-        self.opponent = make_policy(opponent)
+        self.salts = self.game.salts  # this game's streams for episodes, learner seats and the opponent
+        self.opponent = make_policy(opponent, self.salts.opponent)
         self.max_episode_steps = check_positive_int("max_episode_steps", max_episode_steps, allow_none=True)
         n = self.n
         self.state = None
@@ -111,7 +113,7 @@ class LearnerCore:
             self.episode[games] = 0
         else:
             self.episode[games] += np.uint64(1)
-        e = episode_seeds(self.base_seed[games], self.episode[games])
+        e = episode_seeds(self.base_seed[games], self.episode[games], self.salts.episode)
         if state is not None:
             if not isinstance(state, game.state_class) or game.batch_size(state) != games.size:
                 raise ValueError(f"options['state'] must be a {game.state_class.__name__} of {games.size} "
@@ -133,7 +135,7 @@ class LearnerCore:
             self.state = new
         else:
             game.put(self.state, games, new)
-        self.learner[games] = learner_teams(self.learner_team, e)
+        self.learner[games] = learner_teams(self.learner_team, e, self.salts.learner)
         self.opponent.reset_games(self.n, games, e)
         self.elapsed[games] = 0
         self.reward[games] = 0.0

@@ -24,6 +24,7 @@ from ..core.observe import (
     FEATURES_SIZE, N_PLANES, OBS_HIGH, OBS_LOW, SCALARS_SIZE, observe, observe_planes,
 )
 from ..core.geometry import N_LANES, N_ROWS
+from ..gridiron.game import SALTS
 from ..adapters.common import batch_actions as generic_batch_actions
 from ..adapters.common import check_choice, check_seed, is_action_int  # noqa: F401  (used by the envs)
 from ..adapters.common import SEED_MODULUS  # noqa: F401  (used by the envs)
@@ -131,7 +132,7 @@ class RandomOpponent:
 
     def reset(self, seeds) -> None:
         seeds = np.asarray(seeds, dtype=np.uint64)
-        self.keys = splitmix64(seeds ^ np.uint64(0x5EED0FF0))
+        self.keys = splitmix64(seeds ^ np.uint64(SALTS.opponent))  # the GameSpec's stream too
         self.counters = np.zeros(seeds.shape, dtype=np.uint64)
 
     def __call__(self, observation, mask, games=None):

@@ -47,6 +47,7 @@ from ..core import step as engine_step
 from ..core.geometry import FIRST_FIELD_ROW, FRAME_ROW, HASH_BAND, KICKOFF_SQUARE, N_LANES, N_ROWS
 from ..core.state import FIELDS as _FIELDS
 from ..core.state import State
+from ..gridiron.game import SALTS
 from ..scenarios import FAMILIES, get_scenario, scenario_names
 from .common import (
     AGENTS, IGNORED_ROW_ACTION, ILLEGAL_ACTION_MODES, OBSERVATION_KINDS, RandomOpponent, action_space,
@@ -65,9 +66,10 @@ RENDER_MODES = ("ansi", "rgb_array")
 MAX_DRIVE_POINTS = 7
 FIELD_ROWS = 24  # rows of the field of play: the most rows an offence can have to go to score
 
-# Salts of the per-episode draws (any distinct constants).
-_EPISODE_SALT = np.uint64(0xE915_0DE5_A17C_0FFE)
-_LEARNER_SALT = np.uint64(0x1EA2_4E27_EA40_0001)
+# Salts of the per-episode draws (any distinct constants). The episode and learner ones are Gridiron's
+# GameSpec's (``gridiron_env.gridiron.game.SALTS``), so the generic envs over it play these episodes.
+_EPISODE_SALT = np.uint64(SALTS.episode)
+_LEARNER_SALT = np.uint64(SALTS.learner)
 _ROW_SALT = np.uint64(0x5747_2700_0000_0002)
 _LANE_SALT = np.uint64(0x1A4E_0000_0000_0003)
 _SPECIAL_SALTS = (np.uint64(0x5BEC_1A10_0000_0004), np.uint64(0x5BEC_1A20_0000_0005))

@@ -8,6 +8,12 @@ is ignored is End turn (0, as the Gridiron envs mark it). Gridiron has no draw: 
 or is truncated, so ``draw_value`` (2) never occurs. An illegal action in an env ends the game through the
 engine's own ``forfeit`` (a win for the other team, a state the invariants accept).
 
+Seeding: ``SALTS`` are the salts of Gridiron's own learner envs (``GridironEnv``, ``GridironVectorEnv``:
+later episodes of a slot, the learner's team when random, the random opponent's stream), so the generic
+single and vector envs over this spec play the same games as those in every episode, not only the first.
+(Gridiron's self-play batch seeds its later episodes as base + slot + N * episode, not by a salt: the
+generic self-play batch keeps its own salt, and its later episodes are other games.)
+
 Variants: ``"basic"`` (the config as given) and ``"no_specials"`` (``specials=False``: no special picks
 before the first down).
 """
@@ -25,12 +31,15 @@ from ..core.observe import FEATURE_LAYOUT, FEATURES_SIZE, OBS_HIGH, OBS_LOW, obs
 from ..core.rules import IllegalActionError
 from ..core.state import State
 from ..core.visibility import team_view
-from ..protocol import GameSpec, array_state_members
+from ..protocol import EnvSalts, GameSpec, array_state_members
 from ..scenarios import SCENARIOS
 
-__all__ = ["GAME", "DRAW"]
+__all__ = ["GAME", "DRAW", "SALTS"]
 
 DRAW = 2  # the protocol's draw code; Gridiron never ends in a draw
+
+# Gridiron's env salts, the one definition: ``gridiron_env.envs`` draws with them too (see the module doc)
+SALTS = EnvSalts(episode=0xE915_0DE5_A17C_0FFE, learner=0x1EA2_4E27_EA40_0001, opponent=0x5EED_0FF0)
 
 
 def _init(batch_size, seed=0, config=None, seeds=None):
@@ -90,4 +99,5 @@ GAME = GameSpec(
     variants={"basic": {}, "no_specials": {"specials": False}},
     view=lambda state, team: team_view(state, team=team),  # the hidden ball, the other team's special
     scenarios=SCENARIOS,
+    salts=SALTS,
 )
