@@ -292,6 +292,93 @@ def test_a_crafted_or_damaged_solution_file_is_refused_before_anything_is_alloca
             assert np.array_equal(back.arrays["V"], basic.arrays["V"])
 
 
+@pytest.fixture(scope="module")
+def small_clock():
+    return solve(SMALL_CLOCK, diff_cap=20, cache=False)
+
+
+def test_solution_folder_round_trip_is_memory_mapped(tmp_path, basic, small_clock):
+    for sol, name in ((small_clock, "clock"), (basic, "basic")):
+        sol.save(tmp_path / name)
+        assert (tmp_path / name / "meta.json").is_file() and not list(tmp_path.glob("*.tmp"))
+        back = load_solution(tmp_path / name)
+        assert type(back) is type(sol) and back.config == sol.config
+        assert back.opener_win_probability == sol.opener_win_probability
+        for key, arr in sol.arrays.items():
+            assert np.array_equal(back.arrays[key], arr) and back.arrays[key].dtype == np.asarray(arr).dtype
+    assert isinstance(back.arrays["V"], np.memmap) and not back.arrays["V"].flags.writeable
+    s = tf.init(16, 3, SMALL_CLOCK)
+    back = load_solution(tmp_path / "clock")
+    assert np.array_equal(back.value(s), small_clock.value(s)) and np.array_equal(back.policy(s), small_clock.policy(s))
+    small_clock.save(tmp_path / "clock")  # saving over a folder replaces it whole
+    assert np.array_equal(load_solution(tmp_path / "clock").arrays["V12"], small_clock.arrays["V12"])
+
+
+def test_a_crafted_or_damaged_solution_folder_is_refused(tmp_path, small_clock):
+    import json
+    import shutil
+
+    small_clock.save(tmp_path / "good")
+
+    def variant(name, change):
+        folder = tmp_path / name
+        shutil.copytree(tmp_path / "good", folder)
+        change(folder)
+        with pytest.raises(ValueError, match=name):
+            load_solution(folder)
+
+    def edit_meta(fn):
+        def change(folder):
+            meta = json.loads((folder / "meta.json").read_text())
+            fn(meta)
+            (folder / "meta.json").write_text(json.dumps(meta))
+        return change
+
+    def write_npy(name, arr):
+        return lambda folder: np.save(folder / name, arr)
+
+    v12 = np.asarray(small_clock.arrays["V12"])
+    variant("truncated", lambda f: (f / "V12.npy").write_bytes((f / "V12.npy").read_bytes()[:-8]))
+    variant("longer", lambda f: (f / "V34.npy").write_bytes((f / "V34.npy").read_bytes() + b"\0" * 8))
+    variant("reshaped", write_npy("V12.npy", v12.reshape(-1)))
+    variant("retyped", write_npy("V12.npy", v12.astype(np.float32)))
+    variant("outside", write_npy("V12.npy", v12 * 2))
+    variant("nan", write_npy("V12.npy", np.where(v12 > 0.7, np.nan, v12)))
+    variant("fortran", write_npy("V12.npy", np.asfortranarray(v12)))
+    variant("pickled", lambda f: np.save(f / "V12.npy", np.array([{"x": 1}], dtype=object), allow_pickle=True))
+    variant("missing", lambda f: (f / "VOT.npy").unlink())
+    variant("notjson", lambda f: (f / "meta.json").write_text("{"))
+    variant("longmeta", lambda f: (f / "meta.json").write_text(" " * (1 << 17)))
+    variant("objectdtype", edit_meta(lambda m: m["arrays"]["V12"].update(dtype="|O")))
+    variant("huge", edit_meta(lambda m: m["arrays"]["V12"].update(shape=[1 << 20, 1 << 20])))
+    variant("badname", edit_meta(lambda m: m["arrays"].update({"../x": m["arrays"]["V12"]})))
+    variant("format", edit_meta(lambda m: m.update(format="table-football-solution-v1")))
+    variant("config", edit_meta(lambda m: m["config"].update(quarter_boxes=5)))
+    variant("cap", edit_meta(lambda m: m["scalars"].update(diff_cap=21)))
+    variant("scalar", edit_meta(lambda m: m["scalars"].update(opener_win_probability="half")))
+    variant("extra", edit_meta(lambda m: m["arrays"].update(W=m["arrays"]["VOT"])))
+
+
+def test_clock_cache_is_a_folder_and_an_old_archive_is_rewritten_as_one(tmp_path, monkeypatch, small_clock):
+    import importlib
+
+    from gridiron_env.table_football.solve import config_digest
+
+    solve_module = importlib.import_module("gridiron_env.table_football.solve")  # (the package's solve is the function)
+
+    monkeypatch.setenv("TABLE_FOOTBALL_CACHE", str(tmp_path))
+    monkeypatch.setattr(solve_module, "_MEMO", {})
+    folder = tmp_path / f"table_football_clock_{config_digest(SMALL_CLOCK, 'cap20')}"
+    small_clock.save(folder.with_name(folder.name + ".npz"))  # the earlier cache format
+    sol = solve(SMALL_CLOCK, diff_cap=20)
+    assert folder.is_dir() and isinstance(sol.arrays["V12"], np.memmap)
+    assert np.array_equal(sol.arrays["V12"], small_clock.arrays["V12"])
+    (folder / "VOT.npy").write_bytes(b"junk")  # a damaged entry: the archive serves again, the folder rewritten
+    monkeypatch.setattr(solve_module, "_MEMO", {})
+    assert solve(SMALL_CLOCK, diff_cap=20).opener_win_probability == small_clock.opener_win_probability
+    assert np.array_equal(load_solution(folder).arrays["VOT"], small_clock.arrays["VOT"])
+
+
 # --- exact evaluation of a policy in the clock version ------------------------------------------------------
 
 TINY_CLOCK = tf.TableFootballConfig(clock=True, quarter_boxes=2, two_minute_boxes=1, timeouts_per_half=1,

@@ -17,8 +17,6 @@ offence's choice and works the other phases out the same way when asked.
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
 from . import actions as A
@@ -198,6 +196,30 @@ def _lookups(lay: _Layout, ent, m, gd, gto, gtd, gh):
     return out, flip, (m.e_ds[e] + m.e_do[e]) > 0, m.e_ds[e] > 0
 
 
+def _prepare(m, lay: _Layout, rec_lay: _Layout, grid, plan, extra=None):
+    """The gathers of every (action, outcome group) of ``plan`` (``_groups`` per action) over the solver
+    states of ``grid`` (d, own time-outs, other's, opener flag, broadcast as [nd, 1, 1, nt, nt, H]): per action
+    ([(cost, gain, chances, lookups[, extra(ent, e, lookups)])], the recovery part (chances, indices into
+    ``rec_lay``) or None, legal [nodes])."""
+    gd, gto, gtd, gh = grid
+    out = []
+    for groups, rec, legal in plan:
+        gl = []
+        for cost, gain, ent in groups:
+            e = np.maximum(ent, 0)[None, :, :, None, None, None]
+            prob = np.where((ent >= 0)[None, :, :, None, None, None], m.e_prob[e], 0.0)
+            lookups = _lookups(lay, ent, m, gd, gto, gtd, gh)
+            gl.append((cost, gain, prob, lookups) + ((extra(ent, e, lookups),) if extra else ()))
+        rec_part = None
+        if rec is not None:
+            e = np.maximum(rec, 0)[None, :, :, None, None, None]
+            prob = np.where((rec >= 0)[None, :, :, None, None, None], m.e_prob[e], 0.0)
+            rnode = np.where(rec >= 0, m.e_f[np.maximum(rec, 0)] - m.n_fields, 0)[None, :, :, None, None, None]
+            rec_part = (prob, rec_lay.index(gd, rnode, gto, gtd, gh))
+        out.append((gl, rec_part, legal))
+    return out
+
+
 def _induction(config: TableFootballConfig, cap: int, progress=None):
     m = build_model(config.downs, config.recovery_option)
     F, QB = m.n_fields, config.quarter_boxes
@@ -224,24 +246,8 @@ def _induction(config: TableFootballConfig, cap: int, progress=None):
         gh = np.arange(H)[None, None, None, None, None, :]
         has_o, has_d = gto > 0, gtd > 0
 
-        def prepare(p):
-            out = []
-            for groups, rec, legal in p:
-                gl = []
-                for cost, gain, ent in groups:
-                    e = np.maximum(ent, 0)[None, :, :, None, None, None]
-                    prob = np.where((ent >= 0)[None, :, :, None, None, None], m.e_prob[e], 0.0)
-                    gl.append((cost, gain, prob, _lookups(lay, ent, m, gd, gto, gtd, gh)))
-                rec_part = None
-                if rec is not None:
-                    e = np.maximum(rec, 0)[None, :, :, None, None, None]
-                    prob = np.where((rec >= 0)[None, :, :, None, None, None], m.e_prob[e], 0.0)
-                    rec_part = (prob, rec_lay.index(gd, np.where(rec >= 0, m.e_f[np.maximum(rec, 0)] - F, 0)[None, :, :, None, None, None],
-                                                    gto, gtd, gh))
-                out.append((gl, rec_part, legal))
-            return out
-
-        prepared, rec_prepared = prepare(plan), prepare(rec_plan)
+        grid = (gd, gto, gtd, gh)
+        prepared, rec_prepared = (_prepare(m, lay, rec_lay, grid, p) for p in (plan, rec_plan))
         for q in {"ot": (OVERTIME,), "34": (4, 3), "12": (2, 1)}[kind]:
             for b in range(1, QB + 1):
                 targets = {c: _target(clk, q, b, c, W, lay, d, f20) for c in (1, 2, 3)}
@@ -484,26 +490,38 @@ def solve_clock_solution(config: TableFootballConfig, cap: int, cache: bool = Tr
 
     if isinstance(cap, bool) or not isinstance(cap, int) or not (1 <= cap <= 200):
         raise ValueError(f"diff_cap must be an int from 1 to 200, got {cap!r}")
-    path = default_cache_dir() / f"table_football_clock_{config_digest(config, f'cap{cap}')}.npz"
-    if cache and path.exists():
-        try:
-            sol = load_solution(path)
+    path = default_cache_dir() / f"table_football_clock_{config_digest(config, f'cap{cap}')}"
+    if cache:
+        # the folder (memory-mapped in seconds), else an archive of the earlier cache format (minutes to
+        # inflate: read once and rewritten as a folder)
+        for source in (path, path.with_name(path.name + ".npz")):
+            if not source.exists():
+                continue
+            try:
+                sol = load_solution(source)
+            except ValueError:
+                continue  # a bad cache entry is solved again and overwritten
             if sol.config == config and int(sol.arrays["diff_cap"]) == cap:
-                return sol
-        except ValueError:
-            pass  # a bad cache file is solved again and overwritten
+                if source == path:
+                    return sol
+                _store(sol, path)
+                try:
+                    return load_solution(path)  # memory-mapped: the inflated copy goes
+                except ValueError:
+                    return sol
     V12, V34, VOT, owp = _induction(config, cap, progress)
     sol = ClockSolution(config, {"V12": V12, "V34": V34, "VOT": VOT, "diff_cap": np.array(cap),
                        "opener_win_probability": np.array(owp)})
     if cache:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp.npz")
-            sol.save(tmp)
-            os.replace(tmp, path)
-        except OSError:
-            pass  # a read-only cache only costs the solve next time
+        _store(sol, path)
     return sol
+
+
+def _store(sol: "ClockSolution", path) -> None:
+    try:
+        sol.save(path)
+    except OSError:
+        pass  # a read-only cache only costs the solve next time
 
 
 def validate_clock_arrays(config: TableFootballConfig, data: dict, path) -> None:
@@ -639,31 +657,18 @@ def evaluate_clock_policy(agent_or_policy, solution: "ClockSolution", progress=N
         gh = np.arange(H)[None, None, None, None, None, :]
         has_o, has_d = gto > 0, gtd > 0
 
-        def prepare(p):
-            out = []
-            for groups, rec, legal in p:
-                gl = []
-                for cost, gain, ent in groups:
-                    e = np.maximum(ent, 0)[None, :, :, None, None, None]
-                    prob = np.where((ent >= 0)[None, :, :, None, None, None], m.e_prob[e], 0.0)
-                    idx, flip, scoring, won = _lookups(lay, ent, m, gd, gto, gtd, gh)
-                    d1 = gd + m.e_ds[e] - m.e_do[e]
-                    # the pending decision's solver state: (rel, the snap team's d, next node, its time-outs)
-                    pk = np.where(flip, size, 0) + lay.index(d1, m.e_f[e], gto, gtd, gh)
-                    if kind == "ot":
-                        pk = np.where(scoring, -1, pk)  # sudden death: no decision after a score
-                    pk = np.where((ent >= 0)[None, :, :, None, None, None], pk, -1)
-                    gl.append((cost, gain, prob, (idx, flip, scoring, won), pk))
-                rec_part = None
-                if rec is not None:
-                    e = np.maximum(rec, 0)[None, :, :, None, None, None]
-                    prob = np.where((rec >= 0)[None, :, :, None, None, None], m.e_prob[e], 0.0)
-                    rnode = np.where(rec >= 0, m.e_f[np.maximum(rec, 0)] - F, 0)[None, :, :, None, None, None]
-                    rec_part = (prob, rec_lay.index(gd, rnode, gto, gtd, gh))
-                out.append((gl, rec_part, legal))
-            return out
+        def pending_keys(ent, e, lookups):
+            """The pending decision's solver state of each outcome: (rel, the snap team's d, next node, its
+            time-outs) as one flat key into [2, lay size], -1 where no decision follows."""
+            _, flip, scoring, _ = lookups
+            d1 = gd + m.e_ds[e] - m.e_do[e]
+            pk = np.where(flip, size, 0) + lay.index(d1, m.e_f[e], gto, gtd, gh)
+            if kind == "ot":
+                pk = np.where(scoring, -1, pk)  # sudden death: no decision after a score
+            return np.where((ent >= 0)[None, :, :, None, None, None], pk, -1)
 
-        prepared, rec_prepared = prepare(plan), prepare(rec_plan)
+        grid = (gd, gto, gtd, gh)
+        prepared, rec_prepared = (_prepare(m, lay, rec_lay, grid, p, pending_keys) for p in (plan, rec_plan))
         # the pending states P decides in, found once per kind (they do not depend on the time)
         need: dict = {}
         for gl, _, _ in prepared + rec_prepared:
