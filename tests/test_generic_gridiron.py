@@ -212,3 +212,30 @@ def test_the_self_play_batch_takes_the_spec_s_self_play_salt():
         batch.reset()
         want = episode_seeds(np.arange(1, 4, dtype=np.uint64), np.ones(3, dtype=np.uint64), spec.salts.selfplay)
         np.testing.assert_array_equal(batch.episode_seeds, want)
+
+
+# --- the official checkers on the generic envs over Gridiron ------------------------------------------------
+
+@pytest.mark.parametrize("render_mode", ["ansi", "rgb_array"])
+def test_gymnasium_check_env_on_the_generic_env_over_gridiron(render_mode):
+    from gymnasium.utils.env_checker import check_env
+
+    check_env(GameEnv(game="gridiron", config=SHORT, render_mode=render_mode))
+
+
+def test_sb3_check_env_on_the_generic_env_over_gridiron():
+    from stable_baselines3.common.env_checker import check_env
+
+    check_env(GameEnv(game="gridiron", config=SHORT))
+
+
+def test_pettingzoo_checkers_on_the_generic_aec_env_over_gridiron(capsys):
+    from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
+
+    from gridiron_env.adapters import pettingzoo as generic
+
+    api_test(generic.env("gridiron", config=SHORT), num_cycles=200)
+    seed_test(lambda **kw: generic.env("gridiron", config=SHORT, **kw), num_cycles=200)
+    render_test(lambda **kw: generic.env("gridiron", config=SHORT, **kw))
+    parallel_api_test(generic.parallel_env("gridiron", config=SHORT), num_cycles=200)
+    capsys.readouterr()  # render_test's "human" frames
