@@ -144,6 +144,35 @@ def test_a_scenario_env_plays_its_later_episodes_alike():
         obs_o, info_o = ours.reset()
 
 
+def test_the_sb3_adapter_over_the_generic_env_plays_gridiron_s_sb3_batch():
+    """SB3's view (same-step resets, terminal observations): the generic adapter over the generic vector env
+    and Gridiron's over GridironVectorEnv give the same batch, episode after episode."""
+    from gridiron_env.adapters.sb3 import SB3VecEnv as GameSB3VecEnv
+    from gridiron_env.envs.sb3 import SB3VecEnv
+
+    theirs = SB3VecEnv(GridironVectorEnv(4, config=SHORT))
+    ours = GameSB3VecEnv(GameVectorEnv(4, game="gridiron", config=SHORT))
+    theirs.seed(17)
+    ours.seed(17)
+    obs_t, obs_o = theirs.reset(), ours.reset()
+    rng = np.random.default_rng(8)
+    ended = 0
+    for _ in range(200):
+        np.testing.assert_array_equal(obs_o, obs_t)
+        masks = theirs.env_method("action_masks")
+        np.testing.assert_array_equal(np.array(ours.env_method("action_masks")), np.array(masks))
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in masks])
+        obs_t, rew_t, done_t, infos_t = theirs.step(actions)
+        obs_o, rew_o, done_o, infos_o = ours.step(actions)
+        np.testing.assert_array_equal(rew_o, rew_t)
+        np.testing.assert_array_equal(done_o, done_t)
+        for i in np.flatnonzero(done_t):
+            np.testing.assert_array_equal(infos_o[i]["terminal_observation"], infos_t[i]["terminal_observation"])
+            assert infos_o[i]["TimeLimit.truncated"] == infos_t[i]["TimeLimit.truncated"]
+        ended += int(done_t.sum())
+    assert ended >= 8
+
+
 # --- the salts field ---------------------------------------------------------------------------------------
 
 def test_gridiron_s_spec_carries_gridiron_s_env_salts():

@@ -5,6 +5,15 @@ Importing this package registers the Gymnasium ids (each with a natively batched
 ``gridiron_env/GridironScenario-v0`` (a drive from ``scenario=`` any of ``gridiron_env.SCENARIOS``) and
 one id per scenario family (``gridiron_env.scenarios.FAMILY_IDS``: ``gridiron_env/GridironGoalLineStand-v0``
 ...: a drive from the family's first scenario, the learner on its side).
+
+These ids keep Gridiron's own env classes rather than the generic adapters (``gridiron_env.adapters``) over
+Gridiron's GameSpec. The generic single, vector and SB3 envs over ``"gridiron"`` play the same games in
+every episode (the spec carries these envs' salts; ``tests/test_generic_gridiron.py``), but they are not
+the same envs: they lack the ``observation="planes"`` kind, ``score_reward_scale``, ``offence_up`` and the
+opponent's ``needs_observation`` / ``needs_state`` protocol; ``info["illegal_action"]`` there adds a
+``"team"`` key and words its reason otherwise, and a forfeit's text frame gains a line. The drive and
+scenario ids are no whole game: their episode ends with the drive, rewards are points and field position,
+an illegal action costs -(7 + w), and a given position seats the learner by its side.
 """
 
 import gymnasium
