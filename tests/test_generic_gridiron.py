@@ -68,34 +68,54 @@ def test_a_callable_opponent_and_same_step_autoresets_play_alike_too():
     assert ended >= 8
 
 
-def test_slot_i_of_any_batch_is_the_lone_generic_env_seeded_s_plus_i_in_every_episode():
-    """Batch-size independence across episodes: slot 2 of a batch of 4 seeded 10 is GridironEnv and the
-    generic GameEnv seeded 12, episode after episode (``reset()`` between them)."""
-    rng = np.random.default_rng(3)
-    lone_t, lone_o = GridironEnv(config=SHORT), GameEnv(game="gridiron", config=SHORT)
-    vec = GameVectorEnv(4, game="gridiron", config=SHORT, autoreset_mode="disabled")
-    _, vinfo = vec.reset(seed=10)
-    obs_t, info_t = lone_t.reset(seed=12)
-    obs_o, info_o = lone_o.reset(seed=12)
-    for episode in range(4):
+def _lone_episodes(theirs, ours, seed, episodes, rng, alongside=None):
+    """Play ``episodes`` episodes of two lone envs side by side (``reset()`` between them) with the same
+    random legal actions, asserting equal observations, masks, seats, states and results.
+    ``alongside(action, info, result)``, if given, is called at each step with the learner's info before
+    the action and the step's (reward, terminated, truncated), and with None at each reset."""
+    obs_t, info_t = theirs.reset(seed=seed)
+    obs_o, info_o = ours.reset(seed=seed)
+    for _ in range(episodes):
         done = False
         while not done:
             np.testing.assert_array_equal(obs_o, obs_t)
             np.testing.assert_array_equal(info_o["action_mask"], info_t["action_mask"])
-            assert info_o["learner_team"] == info_t["learner_team"] == vinfo["learner_team"][2]
-            np.testing.assert_array_equal(vec.state.take([2]).score, lone_o.state.score)
-            assert vec.state.take([2]).equals(lone_o.state)
+            assert info_o["learner_team"] == info_t["learner_team"]
+            assert ours.state.equals(theirs.state)
             a = int(rng.choice(np.flatnonzero(info_t["action_mask"])))
-            actions = np.array([int(np.flatnonzero(row)[0]) for row in vinfo["action_mask"]])
-            actions[2] = a
-            obs_t, r_t, te_t, tr_t, info_t = lone_t.step(a)
-            obs_o, r_o, te_o, tr_o, info_o = lone_o.step(a)
-            _, vr, vte, vtr, vinfo = vec.step(actions)
-            assert (r_o, te_o, tr_o) == (r_t, te_t, tr_t) == (vr[2], vte[2], vtr[2])
+            before = info_t
+            obs_t, r_t, te_t, tr_t, info_t = theirs.step(a)
+            obs_o, r_o, te_o, tr_o, info_o = ours.step(a)
+            assert (r_o, te_o, tr_o) == (r_t, te_t, tr_t)
+            if alongside is not None:
+                alongside(a, before, (r_t, te_t, tr_t))
             done = te_t or tr_t
-        obs_t, info_t = lone_t.reset()
-        obs_o, info_o = lone_o.reset()
-        _, vinfo = vec.reset(options={"reset_mask": np.array([False, False, True, False])})
+        obs_t, info_t = theirs.reset()
+        obs_o, info_o = ours.reset()
+        if alongside is not None:
+            alongside(None, None, None)
+
+
+def test_slot_i_of_any_batch_is_the_lone_generic_env_seeded_s_plus_i_in_every_episode():
+    """Batch-size independence across episodes: slot 2 of a batch of 4 seeded 10 is GridironEnv and the
+    generic GameEnv seeded 12, episode after episode (``reset()`` between them)."""
+    vec = GameVectorEnv(4, game="gridiron", config=SHORT, autoreset_mode="disabled")
+    seen = {"info": vec.reset(seed=10)[1]}
+
+    def slot_2(action, info, result):
+        if action is None:  # the lone envs reset: so does slot 2 alone
+            seen["info"] = vec.reset(options={"reset_mask": np.array([False, False, True, False])})[1]
+            return
+        vinfo = seen["info"]
+        assert vinfo["learner_team"][2] == info["learner_team"]
+        np.testing.assert_array_equal(vinfo["action_mask"][2], info["action_mask"])
+        actions = np.array([int(np.flatnonzero(row)[0]) for row in vinfo["action_mask"]])
+        actions[2] = action
+        _, vr, vte, vtr, seen["info"] = vec.step(actions)
+        assert (vr[2], vte[2], vtr[2]) == result
+
+    _lone_episodes(GridironEnv(config=SHORT), GameEnv(game="gridiron", config=SHORT), 12, 4,
+                   np.random.default_rng(3), slot_2)
 
 
 def test_an_illegal_action_then_later_episodes_alike():
@@ -125,23 +145,8 @@ def test_an_illegal_action_then_later_episodes_alike():
 
 def test_a_scenario_env_plays_its_later_episodes_alike():
     """``scenario=``: every episode from the named position, its open parts drawn from the episode seed."""
-    theirs = GridironEnv(config=SHORT, scenario="red_zone")
-    ours = GameEnv(game="gridiron", config=SHORT, scenario="red_zone")
-    rng = np.random.default_rng(6)
-    obs_t, info_t = theirs.reset(seed=8)
-    obs_o, info_o = ours.reset(seed=8)
-    for _ in range(3):
-        done = False
-        while not done:
-            np.testing.assert_array_equal(obs_o, obs_t)
-            assert ours.state.equals(theirs.state)
-            a = int(rng.choice(np.flatnonzero(info_t["action_mask"])))
-            obs_t, r_t, te_t, tr_t, info_t = theirs.step(a)
-            obs_o, r_o, te_o, tr_o, info_o = ours.step(a)
-            assert (r_o, te_o, tr_o) == (r_t, te_t, tr_t)
-            done = te_t or tr_t
-        obs_t, info_t = theirs.reset()
-        obs_o, info_o = ours.reset()
+    _lone_episodes(GridironEnv(config=SHORT, scenario="red_zone"),
+                   GameEnv(game="gridiron", config=SHORT, scenario="red_zone"), 8, 3, np.random.default_rng(6))
 
 
 def test_the_sb3_adapter_over_the_generic_env_plays_gridiron_s_sb3_batch():
