@@ -126,8 +126,8 @@ def _highest_legal(obs, mask):
 @pytest.mark.parametrize("learner_team", ["one", "two"])
 def test_the_generic_vector_env_plays_gridiron_like_the_gridiron_vector_env(learner_team):
     """Each slot's first episode: the same observations, masks, rewards and ends as GridironVectorEnv for
-    the same seed, learner actions and opponent. (Later episodes of a slot are seeded from the first with
-    each env family's own salt, so they are other games by design.)"""
+    the same seed, learner actions and opponent. (Later episodes, which the spec's salts make the same
+    games too, are checked in tests/test_generic_gridiron.py.)"""
     config = GameConfig(target_score=3, max_steps=300)
     n = 3
     theirs = GridironVectorEnv(n, learner_team=learner_team, opponent=_highest_legal, config=config)
