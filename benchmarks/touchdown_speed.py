@@ -30,7 +30,8 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """For each row of the bool mask [B, A] a random legal action (0 if none): the argmax of 16-bit noise
     (1-65535) over the legal ids, uniform up to ties of the noise (under 0.1% of the picks)."""
     noise = np.frombuffer(rng.bytes(mask.size * 2), dtype=np.uint16).reshape(mask.shape) | np.uint16(1)
-    return np.argmax(np.where(mask, noise, np.uint16(0)), axis=1)
+    noise *= mask  # 0 on the illegal ids (in place: the picker's cost counts in the steps per second)
+    return np.argmax(noise, axis=1)
 
 
 def run(batch: int, seconds: float, config: TouchdownConfig, seed: int = 0, warmup: int = 60):

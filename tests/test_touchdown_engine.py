@@ -194,14 +194,17 @@ def test_overtime_first_score_wins():
 
 # --- the mask -----------------------------------------------------------------------------------------------
 
-def test_play_mask_agrees_with_the_general_step_evaluator():
-    """The fast static mask and the general evaluator (used by the interception) give the same steps."""
+@pytest.mark.parametrize("config", [CONFIG, td.TouchdownConfig(lanes=17, hash_band=(7, 11), field_rows=44),
+                                    td.TouchdownConfig(lanes=11, hash_band=(6, 6), field_rows=26)])
+def test_play_mask_agrees_with_the_general_step_evaluator(config):
+    """The fast static mask and the general evaluator (used by the interception) give the same steps, on
+    the default board and on others (the mask's offset tables are per board)."""
     checked = 0
-    for s in play(12, 21, 240):
+    for s in play(12, 21, 240, config=config):
         g = np.flatnonzero(s.phase == PLAY)
         if not g.size:
             continue
-        engine._CTX.config = CONFIG
+        engine._CTX.config = config
         b = engine._Board(s, g, s.to_act[g])
         fast = engine._step_mask(s, b)
         can = np.repeat(engine._can_move(s, b), 8, axis=1)

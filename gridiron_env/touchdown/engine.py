@@ -88,13 +88,24 @@ def _absolute(team, frame_row):
     return np.where(team == 0, frame_row + 1, H - 2 - frame_row)
 
 
+def _clip(x, lo, hi):
+    """``np.clip`` for the small per-game arrays of the engine (without its per-call overhead)."""
+    return np.minimum(np.maximum(x, lo), hi)
+
+
+def _per_game(x, n):
+    """An int64 array [n] of ``x`` (a scalar repeated, or a copy of an array of n values)."""
+    a = np.asarray(x, dtype=np.int64)
+    return np.full(n, a, dtype=np.int64) if a.ndim == 0 else a.copy()
+
+
 def _sign(team):
     return (1 - 2 * np.asarray(team, dtype=np.int16)).astype(np.int16)
 
 
 def _hash(lane):
     lo, hi = _CTX.config.hash_lanes
-    return np.clip(lane, lo, hi)
+    return _clip(lane, lo, hi)
 
 
 def _region(row):
@@ -198,7 +209,7 @@ def _series(s: State, g, team, row, lane, down=1, to_gain=None) -> None:
     if g.size == 0:
         return
     F = _CTX.config.field_rows
-    row = np.clip(np.asarray(row, dtype=np.int64), 1, F)
+    row = _clip(np.asarray(row, dtype=np.int64), 1, F)
     team = np.asarray(team, dtype=np.int8)
     _clear_board(s, g)
     s.offence[g] = team
@@ -232,13 +243,13 @@ def _finish(s: State, g, kind, team, row, lane=None, down=None, to_gain=None) ->
         return
     cfg = _CTX.config
     n = g.size
-    kind = np.broadcast_to(np.asarray(kind, dtype=np.int64), (n,))
-    team = np.broadcast_to(np.asarray(team, dtype=np.int64), (n,)).copy()
-    row = np.broadcast_to(np.asarray(row, dtype=np.int64), (n,)).copy()
-    lane = np.broadcast_to(np.asarray(s.ball_lane[g] if lane is None else lane, dtype=np.int64), (n,)).copy()
-    down = np.broadcast_to(np.asarray(1 if down is None else down, dtype=np.int64), (n,)).copy()
-    gain = (np.minimum(np.clip(row, 1, cfg.field_rows) + GAIN_ROWS, 127) if to_gain is None
-            else np.broadcast_to(np.asarray(to_gain, dtype=np.int64), (n,)).copy())
+    kind = _per_game(kind, n)
+    team = _per_game(team, n)
+    row = _per_game(row, n)
+    lane = _per_game(s.ball_lane[g] if lane is None else lane, n)
+    down = _per_game(1 if down is None else down, n)
+    gain = (np.minimum(_clip(row, 1, cfg.field_rows) + GAIN_ROWS, 127) if to_gain is None
+            else _per_game(to_gain, n))
     s.scrimmage[g] += 1
     s.scrimmages[g] += 1
     over_time = s.quarter[g] > cfg.quarters
@@ -493,7 +504,7 @@ def _ball_dead(s: State, g, team, row, lane) -> None:
         return
     cfg = _CTX.config
     team = np.asarray(team, dtype=np.int64)
-    row = np.clip(np.asarray(row, dtype=np.int64), 1, cfg.field_rows)
+    row = _clip(np.asarray(row, dtype=np.int64), 1, cfg.field_rows)
     lane = np.asarray(lane, dtype=np.int64)
     off = s.offence[g].astype(np.int64)
     same = team == off
@@ -570,68 +581,66 @@ class _Board:
         n = g.size
         self.g, self.n = g, n
         self.team = np.asarray(team, dtype=np.int64)
-        self.sg = _sign(self.team)[:, None]  # +1 team one, -1 team two: the side's frame on the board
-        self.off = s.offence[g].astype(np.int64)
+        self.sg = _sign(self.team)[:, None]
+        self.off = s.offence.take(g).astype(np.int64)
         side = self.team != self.off
         self.side = side
         sd = side[:, None]
         self.own_base = np.where(side, 7, 0)
         self.opp_base = 7 - self.own_base
-        both = np.empty((n, 3, N_PIECES), dtype=np.int16)  # lanes, rows, markers: one swap for all three
-        both[:, 0], both[:, 1], both[:, 2] = s.lane[g], s.row[g], s.marked[g]
-        self.L, self.R = both[:, 0], both[:, 1]
-        mine = np.take_along_axis(both, _SIDE_ORDER[side.astype(np.int64)][:, None, :], axis=2)  # own, then opp
-        self.ol, self.orow, self.own_marked = mine[:, 0, :7], mine[:, 1, :7], mine[:, 2, :7].astype(bool)
-        self.pl, self.prow, self.opp_marked = mine[:, 0, 7:], mine[:, 1, 7:], mine[:, 2, 7:].astype(bool)
+        lim = s.limits.take(g)[:, None]
+        fwd = s.forward_thrown.take(g)[:, None]
+        los = s.los.take(g).astype(np.int16)[:, None]
+        self.los = los
+        # by half (slots 0-6 the offence's, 7-13 the defence's): lanes, rows, markers, the limits' rows (lo, hi)
+        both = np.empty((5, n, 2, 7), dtype=np.int16)
+        both[0] = s.lane.take(g, axis=0).reshape(n, 2, 7)
+        both[1] = s.row.take(g, axis=0).reshape(n, 2, 7)
+        both[2] = s.marked.take(g, axis=0).reshape(n, 2, 7)
+        both[3, :, 0] = np.where(lim, los - MAX_BEHIND, -BIG)
+        both[4, :, 0] = BIG
+        both[4, :, 0, :3] = np.where(lim & ~fwd, los + 1, BIG)
+        both[3, :, 1] = -BIG
+        both[3, :, 1, 5:] = np.where(lim, los + 1, -BIG)
+        both[4, :, 1] = BIG
+        self.L, self.R = both[0].reshape(n, 14), both[1].reshape(n, 14)
+        own_half = 2 * np.arange(n) + side
+        mine = both.reshape(5, 2 * n, 7).take(np.stack([own_half, own_half ^ 1], axis=1).reshape(-1), axis=1)
+        mine = mine.reshape(5, n, 2, 7)  # the acting side's half first
+        self.ol, self.orow, self.own_marked = mine[0, :, 0], mine[1, :, 0], mine[2, :, 0].astype(bool)
+        self.pl, self.prow, self.opp_marked = mine[0, :, 1], mine[1, :, 1], mine[2, :, 1].astype(bool)
+        self.own_lo, self.own_hi, self.opp_lo, self.opp_hi = mine[3, :, 0], mine[4, :, 0], mine[3, :, 1], mine[4, :, 1]
         self.gw = cfg.lanes + 2
         self.G = (cfg.rows + 2) * self.gw
         self.base = (np.arange(n, dtype=np.int64) * self.G)[:, None]
         code = np.empty((n, self.G), dtype=np.int8)
         code[:] = _template(cfg)
-        self.own_cells = (self.orow.astype(np.int64) + 1) * self.gw + self.ol + 1
-        self.opp_cells = (self.prow.astype(np.int64) + 1) * self.gw + self.pl + 1
+        cells = (mine[1].astype(np.int64) + 1) * self.gw + mine[0] + 1  # [n, 2, 7]
+        self.own_cells, self.opp_cells = cells[:, 0], cells[:, 1]
         flat = code.reshape(-1)
         flat[self.base + self.own_cells] = 2
         flat[self.base + self.opp_cells] = _OPP_CODES
         self.code = flat
-        holder = s.holder[g].astype(np.int64)
+        holder = s.holder.take(g).astype(np.int64)
         self.holder = holder
         own_h = holder - self.own_base
         self.own_holder = np.where((holder >= 0) & (own_h >= 0) & (own_h < 7), own_h, -1)
         opp_h = holder - self.opp_base
         self.opp_holder = np.where((holder >= 0) & (opp_h >= 0) & (opp_h < 7), opp_h, -1)
         self.loose = holder < 0
-        self.ball_cell = (s.ball_row[g].astype(np.int64) + 1) * self.gw + s.ball_lane[g] + 1
-        los = s.los[g].astype(np.int16)[:, None]
-        self.los = los
-        lim = s.limits[g][:, None]
-        fwd = s.forward_thrown[g][:, None]
-        off_lo = np.where(lim, los - MAX_BEHIND, -BIG) + _ZERO7
-        off_hi = np.where(lim & ~fwd & _INTERIOR7, los + 1, BIG)
-        def_lo = np.where(lim & _BACKS7, los + 1, -BIG)
-        def_hi = np.full((n, 7), BIG, dtype=np.int16)
-        self.own_lo, self.own_hi = np.where(sd, def_lo, off_lo), np.where(sd, def_hi, off_hi)
-        self.opp_lo, self.opp_hi = np.where(sd, off_lo, def_lo), np.where(sd, off_hi, def_hi)
-        # an eligible receiver 2+ rows in front of the LOS cannot be pushed while a forward pass is possible
-        self.fsg = np.where(side, -1, 1).astype(np.int16)[:, None]  # the side's forward in the offence's frame
-        self.own_fr = self.off_frame(self.orow)
-        self.opp_fr = self.off_frame(self.prow)
-        self.opp_protected = sd & (lim & ~fwd) & ELIGIBLE[None, :] & (self.opp_fr >= los + PROTECTED_AHEAD)
+        self.ball_cell = (s.ball_row.take(g).astype(np.int64) + 1) * self.gw + s.ball_lane.take(g) + 1
+        self.fsg = np.where(side, -1, 1).astype(np.int16)[:, None]
+        osg = (1 - 2 * self.off).astype(np.int16)[:, None, None]
+        fr = osg * (mine[1] - 1) + (self.off * (cfg.rows - 3)).astype(np.int16)[:, None, None]
+        self.own_fr, self.opp_fr = fr[:, 0], fr[:, 1]
+        self.opp_protected = (sd & lim & ~fwd) & ELIGIBLE[None, :] & (self.opp_fr >= los + PROTECTED_AHEAD)
+
 
     def at(self, cell):
         return self.code.take(self.base + cell)
 
-    def off_frame(self, row):
-        """The offence's row numbers of absolute rows ``row`` [n, ...]."""
-        off = self.off.reshape((-1,) + (1,) * (np.ndim(row) - 1))
-        return np.where(off == 0, row - 1, _CTX.config.rows - 2 - row).astype(np.int16)
-
 
 _OPP_CODES = (3 + np.arange(7)).astype(np.int8)
-_SIDE_ORDER = np.array([np.arange(14), np.r_[7:14, 0:7]])  # the slots, the acting side's first
-_ZERO7 = np.zeros((1, 7), dtype=np.int16)
-_INTERIOR7 = (np.arange(7) < 3)[None, :]
-_BACKS7 = (np.arange(7) >= 5)[None, :]
 
 
 def _near(al, ar, bl, br):
@@ -748,10 +757,6 @@ _LOCAL7 = np.arange(7)[None, :]
 _BIT7 = (1 << np.arange(7))[None, :]
 _ALL_SLOTS = np.repeat(np.arange(7), 8)[None, :]
 _ALL_DIRS = np.tile(np.arange(8), 7)[None, :]
-_DIAG4 = np.array([0, 2, 4, 6])
-_CORNER_A = np.array([1, 1, 3, 5])  # the two orthogonal neighbours of each diagonal step's start
-_CORNER_B = np.array([7, 3, 5, 7])
-_ONE_STEP = np.stack([DR, DL])  # (rows, lanes) per wheel direction in team one's frame
 
 
 def _pass_targets(s: State, b: _Board, rows=None) -> tuple[np.ndarray, dict]:
@@ -763,8 +768,9 @@ def _pass_targets(s: State, b: _Board, rows=None) -> tuple[np.ndarray, dict]:
     ol, orow = b.ol[r], b.orow[r]
     h = np.maximum(own_holder, 0)
     has = (own_holder >= 0) & (s.parts[g] < 2) & (s.poss[g] == b.team[r])
-    hl = np.take_along_axis(ol, h[:, None], 1)
-    hr = np.take_along_axis(orow, h[:, None], 1)
+    at = np.arange(h.size)
+    hl = ol[at, h][:, None]
+    hr = orow[at, h][:, None]
     dl, dr = ol - hl, orow - hr
     adl, adr = np.abs(dl), np.abs(dr)
     dist = np.maximum(adl, adr)
@@ -783,7 +789,7 @@ def _pass_targets(s: State, b: _Board, rows=None) -> tuple[np.ndarray, dict]:
         between = (tt > 0) & (tt < dist[gi, ji, None]) & (rl == tt * ul[:, None]) & (rr == tt * ur[:, None])
         ok[gi, ji] = ~between.any(axis=1)
     forward = (dr * b.sg[r]) > 0
-    h_frame = np.take_along_axis(b.own_fr[r], h[:, None], 1)
+    h_frame = b.own_fr[r][at, h][:, None]
     fwd_ok = (s.limits[g] & ~s.forward_thrown[g] & ~side)[:, None] & (h_frame < b.los[r]) & ELIGIBLE[None, :]
     ok &= ~forward | fwd_ok
     return ok, {"dist": dist, "forward": forward, "h": h}
@@ -793,11 +799,7 @@ QB_LOCAL = 6
 
 
 _CODE_STR = np.array([0, 0, 0] + list(LOCAL_STRENGTH), dtype=np.int8)  # grid code -> opposing strength
-_CODE_SINGLE = np.array([False] * 3 + list(IS_SINGLE))
-_CODE_TQ = np.array([False] * 3 + list(IS_TQ))
-_STR8 = LOCAL_STRENGTH.astype(np.int8)[None, :, None]
 _ROW_OF_DIR = (DR + 1).astype(np.int64)  # wheel direction -> 0 back, 1 level, 2 forward (the side's frame)
-_NOT_HOLDER = np.array([True] * 7)
 
 
 def _offset_tables():
@@ -830,83 +832,100 @@ def _rel_index(dl, dr):
     return np.where(inside, (dl + 2) * 5 + dr + 2, 25)
 
 
+_REL_TABLES = {}
+
+
+def _rel_tables(cfg):
+    """For an offset (dl, dr) between two squares of the board as the acting side sees it, flat index
+    ``(dl + W - 1) * (2H - 1) + dr + H - 1`` (team two's half of the table reversed: its view negates both),
+    the offset tables' bits: near, adjacent, and the offset index (25: beyond two squares)."""
+    key = (cfg.lanes, cfg.rows)
+    t = _REL_TABLES.get(key)
+    if t is None:
+        W, H = cfg.lanes, cfg.rows
+        dl = np.arange(-(W - 1), W)[:, None]
+        dr = np.arange(-(H - 1), H)[None, :]
+        rel = _rel_index(dl, dr).reshape(-1)
+        rel = np.concatenate([rel, rel[::-1]])
+        t = _REL_TABLES[key] = (rel.astype(np.int64), _NEAR_BITS.take(rel), _ADJ_BITS.take(rel), 2 * H - 1,
+                                (W - 1) * (2 * H - 1) + H - 1, rel.size // 2)
+    return t
+
+
+
+
+_STR_COL = LOCAL_STRENGTH.astype(np.int8)[None, :, None]  # [1, 7, 1]
+_ODD_PREV4 = np.array([3, 0, 1, 2])  # the orthogonal neighbour before each (left, forward, right, back)
+_SHIFT8 = np.arange(8, dtype=np.uint8)
+
+
 def _step_mask(s: State, b: _Board) -> np.ndarray:
     """bool [n, 56]: the legal steps of the acting side (the same rules as ``_eval_steps``, over the static
-    layout slot x direction: the 8 neighbours of each piece in one gather, restriction 2 checked on the
-    Triple / QB slots only, a Single's pushes on the Single slots only, pushes looked up sparsely)."""
+    layout direction x slot x game, the games innermost so that every dense operation runs over long
+    contiguous rows: the 8 neighbours of each piece in one gather, restriction 2 checked on the Triple / QB
+    slots only, a Single's pushes on the Single slots only, pushes and tackles looked up sparsely)."""
     n = b.n
-    can = _can_move(s, b)
-    offs = b.sg * (DR.astype(np.int64) * b.gw + DL)[None, :]  # [n, 8] flat offsets of the side's directions
-    cells = b.base + b.own_cells
-    nb = np.empty((n, 7, 8), dtype=np.int8)  # [n, 7, 8] codes of each piece's 8 neighbours
-    ortho = np.empty((n, 7, 4), dtype=np.int8)  # the orthogonal ones (left, forward, right, back), contiguous
-    for d in range(8):
-        nb[:, :, d] = v = b.code.take(cells + offs[:, d:d + 1])
-        if d % 2:
-            ortho[:, :, d // 2] = v
-    # the scrimmage limits depend on the step's row only: back, level or forward
-    rows3 = b.own_fr[:, :, None] + b.fsg[:, :, None] * np.array([-1, 0, 1], dtype=np.int16)
-    lim3 = (rows3 >= b.own_lo[:, :, None]) & (rows3 <= b.own_hi[:, :, None]) & can[:, :, None]
-    base_ok = lim3.take(_ROW_OF_DIR, axis=2)  # [n, 7, 8]
+    cfg = _CTX.config
+    can = _can_move(s, b).T  # [7, n]
+    off8 = (DR.astype(np.int64) * b.gw + DL)[:, None, None] * b.sg[:, 0][None, None, :]  # [8, 1, n]
+    cells = (b.base + b.own_cells).T  # [7, n]
+    nb = b.code.take(cells[None] + off8)  # [8, 7, n] the neighbours' codes
+    fr, lo, hi, fsg = b.own_fr.T, b.own_lo.T, b.own_hi.T, b.fsg[:, 0]
+    lim3 = np.empty((3, 7, n), dtype=bool)
+    for c, r in enumerate((fr - fsg, fr, fr + fsg)):
+        lim3[c] = (r >= lo) & (r <= hi) & can
+    base_ok = lim3.take(_ROW_OF_DIR, axis=0)  # [8, 7, n]
     legal = base_ok & (nb == 0)
-    # restriction 1 on the diagonal steps: the two orthogonal neighbours of the start
-    # (the orthogonal neighbours left, forward, right, back; the diagonals back left, forward left,
-    # forward right, back right lie between neighbours k and k - 1)
-    strong = _CODE_STR.take(ortho) >= _STR8
-    r1_diag = np.empty_like(strong)
-    r1_diag[:, :, 0] = ~(strong[:, :, 0] | strong[:, :, 3])
-    r1_diag[:, :, 1:] = ~(strong[:, :, 1:] | strong[:, :, :-1])
-    legal[:, :, 0::2] &= r1_diag
-    sg = b.sg[:, :, None]
-    # restriction 2 for the Triple / QB slots 5 and 6: the directions blocked by each opposing Single follow
-    # from its offset to the piece alone (a table over offsets within 2 squares)
-    rel = _rel_index(sg * (b.pl[:, None, :3] - b.ol[:, 5:, None]), sg * (b.prow[:, None, :3] - b.orow[:, 5:, None]))
-    bits = _NEAR_BITS.take(rel)  # [n, 2, 3]
-    legal[:, 5:] &= ~_BITS_TO_BOOL.take(bits[:, :, 0] | bits[:, :, 1] | bits[:, :, 2], axis=0)
-    # a stepping Single beside an opposing Triple / QB must push it (or tackle the carrier)
-    rel = _rel_index(sg * (b.pl[:, None, 5:] - b.ol[:, :3, None]), sg * (b.prow[:, None, 5:] - b.orow[:, :3, None]))
-    adj_bits = _ADJ_BITS.take(rel)  # [n, 3 Singles, 2 opposing slots 5, 6]
-    single_ok = None
-    if adj_bits.any():
-        gi, si, qi = np.nonzero(adj_bits)
-        dirs = _BITS_TO_BOOL[adj_bits[gi, si, qi]]  # [m, 8]
-        e, d = np.nonzero(dirs)
-        gi, si, qi, rel_e = gi[e], si[e], qi[e], rel[gi[e], si[e], qi[e]]
+    strong = _CODE_STR.take(nb[1::2]) >= _STR_COL  # [4, 7, n]: left, forward, right, back
+    r1_diag = ~(strong | strong.take(_ODD_PREV4, axis=0))
+    legal[0::2] &= r1_diag
+    rel_t, near_t, adj_t, span, centre, half = _rel_tables(cfg)
+    tb = b.team * half + centre  # [n]
+    pl, prow, ol, orow = b.pl.T.astype(np.int64), b.prow.T.astype(np.int64), b.ol.T.astype(np.int64), b.orow.T.astype(np.int64)
+    key = (pl[None, :3] - ol[5:, None]) * span + (prow[None, :3] - orow[5:, None]) + tb  # [2, 3, n]
+    bits = near_t.take(key)
+    bits = bits[:, 0] | bits[:, 1] | bits[:, 2]  # [2, n]
+    legal[:, 5:] &= ((bits[None] >> _SHIFT8[:, None, None]) & 1) == 0
+    key = (pl[None, 5:] - ol[:3, None]) * span + (prow[None, 5:] - orow[:3, None]) + tb  # [3, 2, n]
+    adj_bits = adj_t.take(key) * can[:3, None, :]  # [3, 2, n] (a Single that cannot move needs no check)
+    single_bad = None
+    si, qi, gi = np.nonzero(adj_bits)
+    if si.size:
+        e, d = np.nonzero(_BITS_TO_BOOL[adj_bits[si, qi, gi]])
+        si, qi, gi = si[e], qi[e], gi[e]
+        rel_e = rel_t.take(key[si, qi, gi])
         q = qi + 5
         carrier = q == b.opp_holder[gi]
         mover_holder = si == b.own_holder[gi]
         ok = carrier & ~mover_holder
         push = ~carrier & ~mover_holder
         if push.any():
-            pd = _PUSH_DIR[rel_e[push], d[push]]  # the direction from the Single's new square to the piece
+            pd = _PUSH_DIR[rel_e[push], d[push]]
             ok[push] = _push_ok(b, gi[push], q[push], pd)
-        single_ok = np.ones((n, 3, 8), dtype=bool)
-        bad = ~ok  # (a step beside both opposing Triples needs both pushes)
-        single_ok[gi[bad], si[bad], d[bad]] = False
-    # onto an opposing piece: a tackle of the carrier, or a push of a weaker piece (sparse)
+        bad = ~ok
+        single_bad = (d[bad], si[bad], gi[bad])
     flat = np.flatnonzero((nb >= 3) & base_ok)
     if flat.size:
-        gi, rem = np.divmod(flat, 56)
-        si, di = np.divmod(rem, 8)
-        code = nb[gi, si, di].astype(np.int64)
-        k = code - 3
+        di, rem = np.divmod(flat, 7 * n)
+        si, gi = np.divmod(rem, n)
+        k = nb.reshape(-1)[flat].astype(np.int64) - 3
         carrier = k == b.opp_holder[gi]
-        mover_tq = IS_TQ[si]
-        tackle = carrier & ~(mover_tq & IS_SINGLE[k])
-        diag = DIAGONAL[di]
+        tackle = carrier & ~(IS_TQ[si] & IS_SINGLE[k])
         r1 = np.ones(gi.size, dtype=bool)
-        dd = np.flatnonzero(diag)
-        r1[dd] = r1_diag[gi[dd], si[dd], di[dd] // 2]
+        dd = np.flatnonzero(DIAGONAL[di])
+        r1[dd] = r1_diag[di[dd] // 2, si[dd], gi[dd]]
         cand = (~carrier & (LOCAL_STRENGTH[si] > LOCAL_STRENGTH[k]) & (si != b.own_holder[gi])
                 & ~(IS_SINGLE[si] & IS_TQ[k]) & r1)
         c = np.flatnonzero(cand)
         ok = tackle.copy()
         if c.size:
             ok[c] = _push_ok(b, gi[c], k[c], di[c])
-        legal[gi, si, di] = ok
-    if single_ok is not None:
-        legal[:, :3] &= single_ok  # (a Single's tackle too: its pushes beside must be legal)
-    return legal.reshape(n, 56)
+        legal.reshape(-1)[flat] = ok
+    if single_bad is not None:
+        legal[single_bad] = False
+    out = np.empty((n, 7, 8), dtype=bool)
+    out[...] = legal.transpose(2, 1, 0)
+    return out.reshape(n, 56)
 
 
 def _play_mask(s: State, g) -> None:
@@ -924,7 +943,7 @@ def _play_mask(s: State, g) -> None:
         passes, _ = _pass_targets(s, b, hp)
         m[hp, A.PASS_BASE:A.PASS_BASE + 7] = passes
         some[hp] |= passes.any(axis=1)
-    hrow = np.take_along_axis(b.orow, np.maximum(b.own_holder, 0)[:, None], 1)[:, 0]
+    hrow = b.orow[np.arange(b.n), np.maximum(b.own_holder, 0)]
     m[:, A.DECLARE_SAFETY] = safety = hold & (_frame(b.team, hrow.astype(np.int64)) <= 0)
     m[:, A.END_TURN] = ~(some | safety)
     s.legal[g] = m
@@ -1011,7 +1030,7 @@ def line_up(s: State, g, offence_formation, defence_formation) -> None:
             ty = np.sign(dy)[:, None]
             fy = (dy[:, None] - ty * np.minimum(t[None, :], np.abs(dy)[:, None]))  # rows toward the LOS
             fy = np.where(t[None, :] > np.abs(dy)[:, None], BIG, fy)  # never past the LOS
-            lane = np.clip(bl[todo] + sg[todo] * dx, 0, cfg.lanes - 1)[:, None] + u[None, :]
+            lane = _clip(bl[todo] + sg[todo] * dx, 0, cfg.lanes - 1)[:, None] + u[None, :]
             frow = los[todo, None] + fy
             row = _absolute(off[todo, None], frow)
             ok = (lane >= 0) & (lane < cfg.lanes) & (row >= 0) & (row < cfg.rows) & (fy < BIG)
@@ -1140,8 +1159,8 @@ def _land(s: State, g, lane, row) -> None:
     side_field = side_out & ~end_out & ~own_out & ~opp_out
     s.event[g[own_out | opp_out | side_field]] = EV["out of bounds"]
     _safety(s, g[own_out], ft[own_out])
-    _finish(s, g[opp_out], 0, 1 - ft[opp_out], TOUCHBACK_ROW, np.clip(lane[opp_out], 0, cfg.lanes - 1))
-    _ball_dead(s, g[side_field], ft[side_field], fr[side_field], np.clip(lane[side_field], 0, cfg.lanes - 1))
+    _finish(s, g[opp_out], 0, 1 - ft[opp_out], TOUCHBACK_ROW, _clip(lane[opp_out], 0, cfg.lanes - 1))
+    _ball_dead(s, g[side_field], ft[side_field], fr[side_field], _clip(lane[side_field], 0, cfg.lanes - 1))
     on = ~(own_out | opp_out | side_field)
     g, lane, row, ft = g[on], lane[on], row[on], ft[on]
     if g.size == 0:
@@ -1403,12 +1422,10 @@ def _intercept(s: State, g, slot_local, wheel) -> None:
     """The interception step and roll (ruling 22): 7 a miss (marked; the completion roll follows), 4 the
     ball knocked away, any other total an interception (possession changes at once)."""
     team = s.to_act[g].astype(np.int64)  # the defence
-    b = _Board(s, g, team)
-    n = g.size
     sl_ = np.asarray(slot_local, dtype=np.int64)
     w = np.asarray(wheel, dtype=np.int64)
-    slot = b.own_base + sl_
-    sg = b.sg[:, 0].astype(np.int64)
+    slot = np.where(team != s.offence[g], 7, 0) + sl_
+    sg = _sign(team).astype(np.int64)
     s.lane[g, slot] = s.lane[g, slot] + sg * DL[w]
     s.row[g, slot] = s.row[g, slot] + sg * DR[w]
     d = _dice(s, g, 2, "interception")
