@@ -18,6 +18,7 @@ not) over the seconds spent in its ``act``, in batches of ``games`` games.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -82,6 +83,12 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def bot_sha256(bot_path) -> str:
+    """The first 12 hex digits of the bot file's sha256: which bot a row was measured against (the shipped
+    file may be replaced by a newer one between runs)."""
+    return hashlib.sha256(Path(bot_path).read_bytes()).hexdigest()[:12]
+
+
 def measure(budget: str, opp: str, games: int, seed: int, config: GameConfig, bot_path) -> dict:
     search = _Timed(make_search_agent(str(budget)))
     other = opponent(opp, bot_path)
@@ -98,7 +105,7 @@ def measure(budget: str, opp: str, games: int, seed: int, config: GameConfig, bo
             "win_rate": wins / games, "lo": lo, "hi": hi, "mean_margin": float(margin), "decisions": search.decisions,
             "searched": search.agent.searched, "act_seconds": search.seconds,
             "decisions_per_second": search.decisions / max(search.seconds, 1e-9), "seconds": seconds,
-            "target_score": config.target_score}
+            "target_score": config.target_score, "bot_sha256": bot_sha256(bot_path) if opp == "bot" else None}
 
 
 def positions(batch: int, seed: int, config: GameConfig, every: int = 40, count: int = 3) -> list:
@@ -140,7 +147,7 @@ def combine(rows: list[dict]) -> list[dict]:
     order they first appear: games, wins, decisions and seconds added, the margin weighted by games."""
     out: dict = {}
     for r in rows:
-        key = (r.get("agent", f"search:{r['budget']}"), r["opponent"], r.get("target_score"))
+        key = (r.get("agent", f"search:{r['budget']}"), r["opponent"], r.get("target_score"), r.get("bot_sha256"))
         c = out.setdefault(key, {**r, "games": 0, "wins": 0.0, "margin_sum": 0.0, "decisions": 0, "searched": 0,
                                  "act_seconds": 0.0, "seconds": 0.0, "chunks": 0})
         c["games"] += r["games"]
@@ -158,11 +165,14 @@ def combine(rows: list[dict]) -> list[dict]:
 
 
 def to_markdown(rows: list[dict]) -> str:
-    lines = ["| agent | opponent | games | win rate (95% CI) | mean margin | decisions/s |",
-             "|---|---|---|---|---|---|"]
+    """The pairs as a markdown table; the bot opponent is named with its file's sha256 prefix."""
+    lines = ["| agent | opponent | games | wins | win rate (95% CI) | mean margin | decisions/s |",
+             "|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {r.get('agent', 'search:' + str(r['budget']))} | {r['opponent']} | {r['games']} | {r['win_rate']:.0%} "
-                     f"({r['lo']:.0%}-{r['hi']:.0%}) | {r['mean_margin']:+.1f} | {r['decisions_per_second']:.1f} |")
+        opp = r["opponent"] + (f" ({r['bot_sha256']})" if r.get("bot_sha256") else "")
+        lines.append(f"| {r.get('agent', 'search:' + str(r['budget']))} | {opp} | {r['games']} | {r['wins']:g} | "
+                     f"{r['win_rate']:.0%} ({r['lo']:.0%}-{r['hi']:.0%}) | {r['mean_margin']:+.1f} | "
+                     f"{r['decisions_per_second']:.1f} |")
     return "\n".join(lines)
 
 

@@ -292,6 +292,7 @@ def test_beats_the_heuristic():
 
 def test_the_benchmark_sums_chunks_of_a_pair():
     # benchmarks/search_table.py: chunks of one pair (distinct deals) add up; other pairs stay apart
+    import hashlib
     import importlib.util
     from pathlib import Path
 
@@ -311,7 +312,12 @@ def test_the_benchmark_sums_chunks_of_a_pair():
     assert heuristic["decisions_per_second"] == pytest.approx(1200 / 30)
     assert heuristic["lo"] < 31 / 40 < heuristic["hi"] and (heuristic["lo"], heuristic["hi"]) == table.wilson(31, 40)
     assert bot["games"] == 10 and bot["win_rate"] == pytest.approx(0.55)
-    assert "| search:2 | heuristic | 40 | 78% (" in table.to_markdown([heuristic, bot])
+    assert "| search:2 | heuristic | 40 | 31 | 78% (" in table.to_markdown([heuristic, bot])
+    # rows measured against different bot files stay apart, each named by its file's sha256 prefix
+    other_bot = dict(rows[1], bot_sha256="0123456789ab")
+    assert len(table.combine(rows + [other_bot])) == 3
+    assert "| search:2 | bot (0123456789ab) | 10 | 5.5 | 55% (" in table.to_markdown(table.combine([other_bot]))
+    assert table.bot_sha256(table.DEFAULT_BOT) == hashlib.sha256(table.DEFAULT_BOT.read_bytes()).hexdigest()[:12]
     for bad in (["--games", "10", "--chunk", "4"], ["--budgets", "x"], ["--opponents", "zone"]):
         with pytest.raises(SystemExit):
             table.main(bad)
