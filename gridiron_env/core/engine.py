@@ -987,11 +987,16 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
         if mask.dtype != np.bool_ or mask.shape != (batch_size,):
             raise ValueError(f"active must be None or a bool array of shape ({batch_size},) (True: step that "
                              f"game), got {_describe(active)}")
-    if batch_size <= LONE_BATCH_LIMIT and (chance is None or type(chance) is CounterChance):
+    if batch_size <= LONE_BATCH_LIMIT and (chance is None or type(chance) is CounterChance) and (
+            state.board.dtype == _BOARD_DTYPE):  # (lone.py reads the board as bytes)
         # A small batch: checked and stepped game by game (see LONE_BATCH_LIMIT); the same checks, in the
-        # same order, as the batched ones below.
-        go = [not (over or cap) for over, cap in zip(state.terminated.tolist(), state.truncated.tolist())]
-        live = [game for game, on in enumerate(go if active is None else map(and_, go, mask.tolist())) if on]
+        # same order, as the batched ones below. Lean: this fixed cost is shared by only a few games.
+        over, cap = state.terminated.tolist(), state.truncated.tolist()
+        if active is None and True not in over and True not in cap:
+            live = range(batch_size)  # (the usual case: every game plays on)
+        else:
+            go = [not (o or c) for o, c in zip(over, cap)]
+            live = [game for game, on in enumerate(go if active is None else map(and_, go, mask.tolist())) if on]
         if huge is not None and live:
             _raise_illegal(state, live[0], huge)
         ids, legal = actions.tolist(), state.legal  # (the ids as given: a uint64 past int64 too)
@@ -1045,13 +1050,15 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
 # batched order, so it goes the batched way). The tests whose reference for the vectorised path is a small
 # batch set it to 1 (tests/conftest.py, ``vectorised_batches``).
 LONE_BATCH_LIMIT = 48
+_BOARD_DTYPE = np.dtype(np.int8)
 
 
 def _step_game_by_game(s: State, games, actions, config, chance) -> list:
-    """Step each of ``games`` (ints; ``actions``: every game's action id, the stepped ones checked legal)
-    through lone.step_one, in place on its one-row views of ``s``; returns the games it declined, in order."""
-    views = s.game_views()
-    return [game for game in games if _lone.step_one(views[game], actions[game], config, chance, True) is None]
+    """Step each of ``games`` (ints; ``actions``: every game's action id, the stepped ones checked legal and
+    live) through lone.step_one, in place on its one-row views of ``s``, telling it the checks are done;
+    returns the games it declined, in order."""
+    views, step_one = s.game_views(), _lone.step_one
+    return [game for game in games if step_one(views[game], actions[game], config, chance, True, True) is None]
 
 
 def start_drive(state: State, games, team, los_row, lane, config: GameConfig | None = None) -> None:

@@ -962,16 +962,21 @@ def _action_id(actions):
     return a if 0 <= a < _NUM_ACTIONS else None
 
 
-def step_one(state: State, actions, config, chance=None, in_place=False) -> State | None:
+def step_one(state: State, actions, config, chance=None, in_place=False, checked=False) -> State | None:
     """engine.step for a batch of one (no ``active`` mask, or a one-game mask that is True); ``chance``: a
     chance source (None: the game's counter stream); None when the batched path must take it (an illegal
     or unusual action, a finished game), before anything is changed. ``in_place``: step ``state`` itself
-    (its fields may be one-row views of a bigger batch's) and return it, instead of a copy."""
-    a = _action_id(actions)
-    if (a is None or state.terminated.item() or state.truncated.item() or not state.legal.item(a)
-            or state.board.dtype != _BOARD_DTYPE):  # (the board is read as bytes)
-        return None
-    s = state if in_place else state.copy()
+    (its fields may be one-row views of a bigger batch's) and return it, instead of a copy. ``checked``
+    (the engine's small-batch path, in place): ``actions`` is an int the caller has checked legal in a
+    live game with an int8 board, so the checks are not made again."""
+    if checked:
+        a, s = actions, state
+    else:
+        a = _action_id(actions)
+        if (a is None or state.terminated.item() or state.truncated.item() or not state.legal.item(a)
+                or state.board.dtype != _BOARD_DTYPE):  # (the board is read as bytes)
+            return None
+        s = state if in_place else state.copy()
     STEP.config, STEP.chance = config, chance or _COUNTER_CHANCE
     try:
         kind = _KIND[a]

@@ -305,48 +305,75 @@ def _frame_one(square: int, v: int) -> int:
     return -1 if square < 0 else (square if v == 0 else _LAST_SQUARE - square)
 
 
-def _scalars_one(s: State, v: int, config: GameConfig) -> list:
-    """The scalars of game 0 as a list of floats (the formulas of :func:`_fill_scalars`)."""
+class _Columns:
+    """The fields the one-game formulas read, each as a Python list over the games (one ``tolist`` a field
+    for the whole small batch, so a batch of 2-8 pays these reads once, not once a game), and the config's
+    own values."""
+
+    __slots__ = ("phase", "offence", "hidden", "ball", "holder", "score", "ot_points", "drives", "points",
+                 "dice", "lead", "los_row", "los_lane", "ltg", "strong", "overtime", "opener", "to_act",
+                 "rolls", "forward_pass_used", "follow_square", "scramble_step", "steps", "special",
+                 "formation", "down", "squares", "target", "rules", "kick")
+
+    def __init__(self, s: State, config: GameConfig, players: bool):
+        self.phase, self.offence, self.hidden = s.phase.tolist(), s.offence.tolist(), s.ball_hidden.tolist()
+        self.ball, self.holder, self.los_row = s.ball_square.tolist(), s.ball_holder.tolist(), s.los_row.tolist()
+        self.los_lane = s.los_lane.tolist()
+        self.squares = s.player_square.tolist() if players else None
+        self.score, self.ot_points, self.drives = s.score.tolist(), s.overtime_points.tolist(), s.drives.tolist()
+        self.points, self.dice, self.lead = s.points.tolist(), s.dice.tolist(), s.lead_blocker_used.tolist()
+        self.ltg, self.strong, self.overtime = s.line_to_gain.tolist(), s.strong.tolist(), s.overtime.tolist()
+        self.opener, self.to_act, self.rolls = s.opener.tolist(), s.to_act.tolist(), s.rolls.tolist()
+        self.forward_pass_used, self.follow_square = s.forward_pass_used.tolist(), s.follow_square.tolist()
+        self.scramble_step, self.steps, self.special = s.scramble_step.tolist(), s.steps.tolist(), s.special.tolist()
+        self.formation, self.down = s.formation.tolist(), s.down.tolist()
+        self.target = float(config.target_score)
+        self.rules = rules_features(config)
+        self.kick = [float(x) for x in kick_chance_by_frame_row(config).tolist()]
+
+
+def _scalars_one(c: _Columns, g: int, v: int) -> list:
+    """The scalars of game ``g`` as a list of floats (the formulas of :func:`_fill_scalars`)."""
     w = 1 - v
-    target = float(config.target_score)
-    phase, offence = s.phase.item(), s.offence.item()
-    hidden = s.ball_hidden.item()
-    ball = _frame_one(-1 if hidden else s.ball_square.item(), v)
+    target = c.target
+    phase, offence = c.phase[g], c.offence[g]
+    hidden = c.hidden[g]
+    ball = _frame_one(-1 if hidden else c.ball[g], v)
     seen = ball >= 0
-    holder = s.ball_holder.item()
+    holder = c.holder[g]
     holder_team = -1 if holder < 0 else (offence if holder < 11 else 1 - offence)
-    score, ot_points, drives = s.score[0].tolist(), s.overtime_points[0].tolist(), s.drives[0].tolist()
-    points, dice, lead = s.points[0].tolist(), s.dice[0].tolist(), s.lead_blocker_used[0].tolist()
-    los_row, ltg = s.los_row.item(), s.line_to_gain.item()
-    los = _frame_one(los_row * N_LANES + s.los_lane.item(), v)
+    score, ot_points, drives = c.score[g], c.ot_points[g], c.drives[g]
+    points, dice, lead = c.points[g], c.dice[g], c.lead[g]
+    los_row, ltg = c.los_row[g], c.ltg[g]
+    los = _frame_one(los_row * N_LANES + c.los_lane[g], v)
     los_off = los_row if offence == 0 else N_ROWS - 1 - los_row
     gain_off = ltg if offence == 0 else N_ROWS - 1 - ltg
-    out = [float(x) for x in s.strong[0].tolist()]
+    out = [float(x) for x in c.strong[g]]
     out += [
         _ROW_L[ball] / 29 if seen else 0.0, _LANE_L[ball] / 17 if seen else 0.0,
         float(holder < 0 and seen and 4 <= phase <= 5), float(hidden),
         float(holder_team == v), float(holder_team == w),
-        score[v] / target, score[w] / target, target / 99, float(s.overtime.item()),
-        ot_points[v] / 4, ot_points[w] / 4, float(s.opener.item() == v), drives[v] / 20, drives[w] / 20,
-        float(offence == v), float(s.to_act.item() == v),
+        score[v] / target, score[w] / target, target / 99, float(c.overtime[g]),
+        ot_points[v] / 4, ot_points[w] / 4, float(c.opener[g] == v), drives[v] / 20, drives[w] / 20,
+        float(offence == v), float(c.to_act[g] == v),
         0.0, 0.0, 0.0, 0.0,  # down (one-hot below)
         _ROW_L[los] / 29, _LANE_L[los] / 17, _ROW_L[_frame_one(ltg * N_LANES, v)] / 29,
         (los_off - gain_off) / 29, float(gain_off < 3),
         points[v] / 8, points[w] / 8, dice[v][0] / 6, dice[v][1] / 6, dice[w][0] / 6, dice[w][1] / 6,
-        s.rolls.item() / 20,
+        c.rolls[g] / 20,
     ]
     out += [0.0] * (len(PHASE_NAMES) + 2 * (len(SPECIALS) + 1))  # phase, own and other special (one-hots)
-    out += [float(s.forward_pass_used.item()), float(lead[v]), float(lead[w]),
-            float(s.follow_square.item() >= 0), float(s.scramble_step.item())]
+    out += [float(c.forward_pass_used[g]), float(lead[v]), float(lead[w]),
+            float(c.follow_square[g] >= 0), float(c.scramble_step[g])]
     out += [0.0] * (len(OFFENCE_FORMATIONS) + len(DEFENCE_FORMATIONS))  # formations (one-hots)
     out += _FG_L[los_off]
-    out.append(s.steps.item() / 10_000)
-    out += rules_features(config)
-    out.append(float(kick_chance_by_frame_row(config)[los_off]))
-    special = s.special[0].tolist()
-    formation = s.formation[0].tolist()
+    out.append(c.steps[g] / 10_000)
+    out += c.rules
+    out.append(c.kick[los_off])
+    special = c.special[g]
+    formation = c.formation[g]
     down_at, phase_at, own_at, other_at, off_at, def_at = _SCALAR_AT_L
-    for column in (down_at + s.down.item() - 1, phase_at + phase, own_at + special[v] + 1,
+    for column in (down_at + c.down[g] - 1, phase_at + phase, own_at + special[v] + 1,
                    other_at + (0 if phase == SPECIALS_PICK else special[w] + 1),
                    off_at + formation[0] if formation[0] >= 0 else -1,
                    def_at + formation[1] if formation[1] >= 0 else -1):
@@ -355,17 +382,17 @@ def _scalars_one(s: State, v: int, config: GameConfig) -> list:
     return out
 
 
-def _players_one(s: State, v: int) -> list:
-    """The 22 x 6 player values of game 0 as a flat list of floats (the formulas of :func:`observe`)."""
-    squares = s.player_square[0].tolist()
-    holder = s.ball_holder.item()
-    ball = s.ball_square.item()
-    if s.ball_hidden.item() or ball < 0:
-        ball = s.los_row.item() * N_LANES + s.los_lane.item()
+def _players_one(c: _Columns, g: int, v: int) -> list:
+    """The 22 x 6 player values of game ``g`` as a flat list of floats (the formulas of :func:`observe`)."""
+    squares = c.squares[g]
+    holder = c.holder[g]
+    ball = c.ball[g]
+    if c.hidden[g] or ball < 0:
+        ball = c.los_row[g] * N_LANES + c.los_lane[g]
     ref = _frame_one(ball, v)
     ref_row, ref_lane = _ROW_L[ref], _LANE_L[ref]
     out = []
-    for p in _SLOT_ORDER_L[s.offence.item() != v]:
+    for p in _SLOT_ORDER_L[c.offence[g] != v]:
         sq = squares[p]
         if sq < 0:
             out += (0.0, 0.0, 0.0, 0.0, 0.0, float(p == holder))
@@ -394,8 +421,8 @@ def observe_scalars(state: State, team=None, config: GameConfig | None = None) -
     """float32 [batch, SCALARS_SIZE]: the non-board part, from ``team``'s side (default: team to act)."""
     config = config or _DEFAULT_CONFIG
     if state.batch_size <= SMALL_BATCH_OBSERVE and (viewers := _small_viewers(state, team)) is not None:
-        out = np.array([_scalars_one(one, v, config) for one, v in zip(state.game_views(), viewers)],
-                       dtype=np.float32)
+        c = _Columns(state, config, False)
+        out = np.array([_scalars_one(c, g, v) for g, v in enumerate(viewers)], dtype=np.float32)
         return np.clip(out, OBS_LOW, OBS_HIGH, out=out)
     out = np.zeros((state.batch_size, SCALARS_SIZE), dtype=np.float32)
     _fill_scalars(out, 0, state, _viewer(state, team), config)
@@ -409,8 +436,9 @@ def observe(state: State, team=None, config: GameConfig | None = None) -> np.nda
     B = s.batch_size
     if B <= SMALL_BATCH_OBSERVE and (viewers := _small_viewers(s, team)) is not None:
         # a small batch: the one-game formulas game by game (see SMALL_BATCH_OBSERVE)
-        return _clip_scalars(np.array([_players_one(one, v) + _scalars_one(one, v, config)
-                                       for one, v in zip(s.game_views(), viewers)], dtype=np.float32))
+        c = _Columns(s, config, True)
+        return _clip_scalars(np.array([_players_one(c, g, v) + _scalars_one(c, g, v) for g, v in enumerate(viewers)],
+                                      dtype=np.float32))
     v = _viewer(s, team)
     swap = s.offence != v  # the viewer is on defence: the other team's slots (0-10) come second
     squares = s.player_square

@@ -8,7 +8,8 @@ team on offence at the snap (``offence``), slots 11-21 to the team on defence; t
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from operator import attrgetter, is_
+from itertools import repeat
+from operator import attrgetter, getitem, is_
 
 import numpy as np
 
@@ -64,6 +65,7 @@ FIELDS = {
 
 _GAME_VIEWS = "_game_views"  # State.game_views' cache, beside the fields in the instance's __dict__
 _FIELD_ARRAYS = attrgetter(*FIELDS)  # a State's field arrays, as a tuple in FIELDS order
+_N_FIELDS = len(FIELDS)
 
 
 @dataclass
@@ -147,10 +149,9 @@ class State:
             return kept[1]
         arrays = _FIELD_ARRAYS(self)
         views = []
-        for game in range(self.batch_size):
+        for game in range(self.batch_size):  # (map and getitem: the 37 slices made in C, ~6 us a game)
             view = object.__new__(State)
-            rows = slice(game, game + 1)
-            view.__dict__.update(zip(FIELDS, [a[rows] for a in arrays]))
+            view.__dict__.update(zip(FIELDS, map(getitem, arrays, repeat(slice(game, game + 1), _N_FIELDS))))
             views.append(view)
         fields_.pop(_GAME_VIEWS, None)
         fields_[_GAME_VIEWS] = (list(fields_.values()), views)  # (the entry itself last, after the values)
