@@ -13,6 +13,12 @@ the episode's seed) one of the last ``pool_size`` frozen snapshots of the learne
 every round, so the policy meets several of its past selves and does not chase its own tail), or, for a
 ``random_share`` of the episodes, uniformly random legal play. Snapshots sample from their policy.
 
+**Warm start** (``teacher_decisions``, on by default for Sports Dice only): before self-play the net is
+trained by imitation of the game's solver (:func:`warm_start`): the actor on the solver's action values in
+states of the solver's own games (with some random play), the critic on its exact values. The policy that
+self-play then refines starts from the solver's: a training stage that uses the solution, said so wherever
+its figures are given. ``--teacher-decisions 0`` trains by self-play alone.
+
 **Exact measurement.** Every ``eval_every`` rounds and at the end, the learner's greedy policy (the best
 legal logit) is evaluated by the game's own solver module (``gridiron_env.<game>``: ``solve``,
 ``exact_win_probability``) against the optimal agent: its exact win probability as the opening team, as
@@ -64,7 +70,11 @@ GAME_DEFAULTS: dict[str, dict] = {
     "table_football": {"variant": "basic"},
     # its exact evaluation asks 2.7 x 10^7 decision states (about a minute of one core): only at the end, the
     # optimal's by identity
-    "sports_dice": {"variant": "basic", "eval_every": 1_000_000, "measure_optimal": False},
+    "sports_dice": {"variant": "basic", "eval_every": 1_000_000, "measure_optimal": False,
+                    # self-play alone gets 39% of the chip calls wrong in 10 minutes (each worth a median 0.08 of
+                    # win probability, under a +-1 return that dozens of later rolls decide): a warm start by
+                    # imitation of the solver first
+                    "teacher_decisions": 300_000},
 }
 # Defaults of one (game, variant) over the game's row: the clock version's exact evaluation asks ~10^9
 # states (hours, RULES.md), so a clock run measures by games against the optimal agent.
@@ -81,9 +91,9 @@ class GameTrainConfig:
 
     game / variant: a registered game (``gridiron_env.protocol.game_names()``) and one of its variants;
         game_config: fields of the game's config over the variant's (default: none, the variant itself).
-    minutes: wall-clock budget of the learning rounds (the solve and the periodic evaluations included; the
-        final evaluation and export come on top, seconds). At least one round runs; a round that would end
-        past the budget (judged by the length of the last one) is not started.
+    minutes: wall-clock budget of the learning rounds (the solve, the warm start and the periodic evaluations
+        included; the final evaluation and export come on top, seconds). At least one round runs; a round that
+        would end past the budget (judged by the length of the last one) is not started.
     max_steps: stop after this many learner steps as well (0: the budget alone decides).
     num_envs, n_steps, batch_size, n_epochs, learning_rate, gamma, gae_lambda, clip_range, ent_coef,
         vf_coef: MaskablePPO's (a rollout is num_envs x n_steps steps).
@@ -104,6 +114,10 @@ class GameTrainConfig:
         own observation (the scaling is folded into its first layer).
     measure_optimal: measure the optimal policy's own value with the exact evaluation (one more evaluation;
         off, it is 1/2 by identity: a policy playing itself wins half its games over both seats).
+    teacher_decisions: a warm start by imitation of the game's solver before self-play (:func:`warm_start`):
+        decisions with a choice labelled by the solver (0: none, pure self-play; also none without a solver
+        or when resuming). teacher_explore: share of uniformly random legal actions in the teacher's games
+        that generate those states; teacher_epochs, teacher_learning_rate: the supervised passes (Adam).
     """
 
     game: str = "table_football"
@@ -138,6 +152,10 @@ class GameTrainConfig:
     exact: bool = True
     scale_observations: bool = False
     scale_floor: float = 0.05
+    teacher_decisions: int = 0
+    teacher_explore: float = 0.1
+    teacher_epochs: int = 20
+    teacher_learning_rate: float = 3e-3
     game_config: dict = dataclasses.field(default_factory=dict)  # the game's config fields over the variant's
 
 
@@ -151,6 +169,10 @@ class GameTrainConfig:
             raise ValueError(f"{_OWNER}.seed must be an int from 0 to 2**32 - 1, got {self.seed!r}")
         check_number(_OWNER, "minutes", self.minutes, 0.0, 24 * 60.0)
         check_int(_OWNER, "max_steps", self.max_steps, 0)
+        check_int(_OWNER, "teacher_decisions", self.teacher_decisions, 0)
+        check_int(_OWNER, "teacher_epochs", self.teacher_epochs, 1)
+        check_number(_OWNER, "teacher_explore", self.teacher_explore, 0.0, 1.0)
+        check_number(_OWNER, "teacher_learning_rate", self.teacher_learning_rate, 1e-8, 1.0)
         for name in ("num_envs", "n_steps", "batch_size", "n_epochs", "net_width", "net_layers", "round_steps",
                      "pool_size", "eval_every", "threads"):
             check_int(_OWNER, name, getattr(self, name), 1)
@@ -544,6 +566,143 @@ def evaluate_policy(net, game: GameSpec, config, solver: GameSolver | None, game
             "optimal": solver.optimal_value(measure=False)}
 
 
+# --- the warm start: imitation of the solver ----------------------------------------------------------------
+
+REGRET_WEIGHT = 100.0  # the warm start's regret is in win probability, its typical gaps ~0.01: in points of percent
+CE_WEIGHT = 0.01  # a little cross-entropy toward the solver's action: among near-equal actions, its choice
+SINGLE_KEEP = 0.25  # share of the states without a choice kept (the critic's; the actor has nothing to learn there)
+
+
+def teacher_states(game: GameSpec, config, solver: "GameSolver", decisions: int, explore: float, seed: int,
+                   batch: int = 2048) -> dict:
+    """The solver's own games with its labels, until ``decisions`` decisions with a choice (more than one legal
+    action) are gathered. The games: the solver's optimal policy on both sides, each action replaced with
+    chance ``explore`` by a uniformly random legal one (so states off the optimal path are seen too), batches
+    of ``batch`` games seeded ``seed``, ``seed + batch``, ... Returns arrays over the states kept (every
+    decision with a choice, a ``SINGLE_KEEP`` share of the others): ``obs`` float32 [n, observation] (the team
+    to act's side), ``mask`` bool [n, actions], ``regret`` float32 [n, actions] (the win probability each
+    legal action gives up against the best, from the solution's ``action_values``; 1 for every legal action
+    but the optimal one where it has none), ``value`` float32 [n] (the acting team's win probability, the
+    solution's ``value_for``; NaN where it has none), ``choice`` bool [n]."""
+    rng = np.random.default_rng([seed, 0x7EAC_4E12])
+    solution = solver.solution
+    parts: dict[str, list] = {k: [] for k in ("obs", "mask", "regret", "value", "choice")}
+    gathered, next_seed = 0, seed
+    while gathered < decisions:
+        state = game.init(batch, next_seed, config)
+        next_seed += batch
+        while True:
+            to_act = game.to_act(state)
+            live = to_act >= 0
+            if not live.any():
+                break
+            obs, mask = _acting_view(game, state, config)
+            best = solver.optimal_policy(state)
+            count = mask.sum(axis=1)
+            rank = np.cumsum(mask, axis=1) - 1
+            pick = np.minimum((rng.random(batch) * count).astype(np.int64), np.maximum(count - 1, 0))
+            random_play = (mask & (rank == pick[:, None])).argmax(axis=1)
+            actions = np.where(rng.random(batch) < explore, random_play, best)
+            actions = np.where(live, actions, game.ignored_action).astype(np.int64)
+            choice = live & (count > 1)
+            keep = choice | (live & (rng.random(batch) < SINGLE_KEEP))
+            rows = np.flatnonzero(keep)
+            if rows.size:
+                sub = state.take(rows) if hasattr(state, "take") else None
+                parts["obs"].append(obs[rows])
+                parts["mask"].append(mask[rows])
+                parts["choice"].append(choice[rows])
+                parts["regret"].append(_teacher_regret(solution, sub, mask[rows], best[rows]))
+                if hasattr(solution, "value_for") and sub is not None:
+                    parts["value"].append(np.asarray(solution.value_for(sub, to_act[rows]), dtype=np.float32))
+                else:
+                    parts["value"].append(np.full(rows.size, np.nan, dtype=np.float32))
+                gathered += int(choice.sum())
+            state = game.step(state, actions, config)
+            if gathered >= decisions:
+                break
+    return {k: np.concatenate(v) for k, v in parts.items()}
+
+
+def _teacher_regret(solution, state, mask, best) -> np.ndarray:
+    """float32 [n, actions]: the win probability each legal action gives up against the best (0 where illegal)."""
+    if state is not None and hasattr(solution, "action_values"):
+        q = np.asarray(solution.action_values(state), dtype=np.float64)
+        q = np.where(mask & np.isfinite(q), q, -np.inf)
+        with np.errstate(invalid="ignore"):  # a row with no legal action: -inf - -inf, set to 0 below
+            gap = q.max(axis=1, keepdims=True) - q
+        return np.where(mask & np.isfinite(gap), gap, 0.0).astype(np.float32)
+    gap = mask.astype(np.float32)
+    gap[np.arange(mask.shape[0]), best] = 0.0
+    return gap
+
+
+def warm_start(model, game: GameSpec, config, solver: "GameSolver", cfg: GameTrainConfig, scaling=None) -> dict:
+    """Train the MaskablePPO policy ``model.policy`` by imitation of the solver before self-play: on
+    :func:`teacher_states` (``cfg.teacher_decisions``, ``cfg.teacher_explore``), ``cfg.teacher_epochs`` passes
+    of Adam (``cfg.teacher_learning_rate``, batches of ``cfg.batch_size``) minimising the actor's expected
+    regret (its chances times each action's regret, x ``REGRET_WEIGHT``) plus ``CE_WEIGHT`` of cross-entropy
+    toward the solver's action, and the critic's squared error to the solver's value as a return (2 p - 1:
+    +1 a win, -1 a loss). Why: self-play learns a call from the +-1 return of a whole game, which dozens of
+    later rolls decide, while one call (Sports Dice's chip call: a median 0.08 of win probability) is a
+    small part of it, so PPO needs many samples of each situation; the solver knows each action's worth. Returns what it did: ``decisions``, ``states``, ``seconds``,
+    ``regret_per_decision`` (the greedy actor's mean regret over the decisions with a choice) and
+    ``value_error`` (the critic's root mean square error, in win probability)."""
+    import torch
+
+    started = time.perf_counter()
+    data = teacher_states(game, config, solver, cfg.teacher_decisions, cfg.teacher_explore, cfg.seed)
+    obs = data["obs"]
+    if scaling is not None:
+        mean, scale = scaling
+        obs = ((obs - mean) / scale).astype(np.float32)
+    x = torch.as_tensor(obs)
+    mask = torch.as_tensor(data["mask"])
+    regret = torch.as_tensor(data["regret"])
+    choice = torch.as_tensor(data["choice"])
+    has_value = torch.as_tensor(np.isfinite(data["value"]))
+    ret = torch.as_tensor(np.nan_to_num(2.0 * data["value"] - 1.0).astype(np.float32))
+    best = regret.masked_fill(~mask, float("inf")).argmin(dim=1)
+    policy = model.policy
+
+    def heads(rows):
+        features = policy.extract_features(x[rows])
+        pi, vf = features if isinstance(features, tuple) else (features, features)
+        logits = policy.action_net(policy.mlp_extractor.forward_actor(pi)).masked_fill(~mask[rows], -1e8)
+        return logits, policy.value_net(policy.mlp_extractor.forward_critic(vf)).squeeze(-1)
+
+    generator = torch.Generator().manual_seed(cfg.seed)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=cfg.teacher_learning_rate)
+    policy.set_training_mode(True)
+    n = x.shape[0]
+    for _ in range(cfg.teacher_epochs):
+        order = torch.randperm(n, generator=generator)
+        for lo in range(0, n, cfg.batch_size):
+            rows = order[lo:lo + cfg.batch_size]
+            logits, values = heads(rows)
+            c, v = choice[rows].float(), has_value[rows].float()
+            chances = torch.softmax(logits, dim=1)
+            actor = (REGRET_WEIGHT * (chances * regret[rows]).sum(dim=1)
+                     + CE_WEIGHT * torch.nn.functional.cross_entropy(logits, best[rows], reduction="none"))
+            critic = (values - ret[rows]) ** 2
+            loss = (actor * c).sum() / c.sum().clamp(min=1) + (critic * v).sum() / v.sum().clamp(min=1)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+    policy.set_training_mode(False)
+    with torch.no_grad():
+        greedy, errors = [], []
+        for lo in range(0, n, 65_536):
+            rows = torch.arange(lo, min(n, lo + 65_536))
+            logits, values = heads(rows)
+            greedy.append(regret[rows].gather(1, logits.argmax(dim=1, keepdim=True)).squeeze(1)[choice[rows]])
+            errors.append(((values - ret[rows]) / 2)[has_value[rows]])
+        greedy, errors = torch.cat(greedy), torch.cat(errors)
+    return {"decisions": int(choice.sum()), "states": int(n), "seconds": time.perf_counter() - started,
+            "regret_per_decision": float(greedy.mean()) if greedy.numel() else 0.0,
+            "value_error": float(errors.pow(2).mean().sqrt()) if errors.numel() else float("nan")}
+
+
 # --- training --------------------------------------------------------------------------------------------
 
 CHECKPOINT = "policy.zip"
@@ -604,6 +763,7 @@ def train(cfg: GameTrainConfig, log=print) -> dict:
 
     limit_blas_threads(cfg.threads)
     started = time.perf_counter()
+    cpu_started = time.process_time()  # on a shared machine the CPU seconds say more than the wall clock
     game = get_game(cfg.game)
     config = game.make_config(dict(cfg.game_config), cfg.variant)
     out = cfg.out_dir
@@ -639,6 +799,23 @@ def train(cfg: GameTrainConfig, log=print) -> dict:
     deadline = started + cfg.minutes * 60
     steps_before = int(model.num_timesteps)
     history, rounds, result = [], 0, None
+    teacher = None
+    if cfg.teacher_decisions and solver is not None and rounds_before == 0 and steps_before == 0:
+        teacher = warm_start(model, game, config, solver, cfg, scaling)
+        net = snapshot(model.policy, game, cfg.variant, scaling)
+        opponent.add(net)  # self-play starts against the warm-started policy, not random play
+        t_eval = time.perf_counter()
+        result = evaluate_policy(net, game, config, solver, cfg.eval_games, cfg.seed,
+                                 cfg.measure_optimal, cfg.exact)
+        seconds = time.perf_counter() - started
+        teacher["evaluation"] = {k: v for k, v in result.items() if k != "optimal"}
+        history.append({"round": 0, "steps": 0, "seconds": seconds, "eval_seconds": seconds - (t_eval - started),
+                        "warm_start": True, **teacher["evaluation"]})
+        if cfg.progress:
+            log(f"warm start by imitation of the solver: {teacher['decisions']:,} decisions in "
+                f"{teacher['seconds']:.0f} s (greedy regret {teacher['regret_per_decision']:.5f} a decision, "
+                f"value error {teacher['value_error']:.4f}); evaluation {seconds - (t_eval - started):.0f} s: "
+                f"win probability vs optimal {_line(result)}")
     while True:
         # how far through the budget this round starts: the annealed rates are constants within a round
         done_share = min(1.0, (time.perf_counter() - started) / max(cfg.minutes * 60, 1e-9))
@@ -699,12 +876,14 @@ def train(cfg: GameTrainConfig, log=print) -> dict:
         "game": game.name, "variant": cfg.variant, "out": str(out), "policy": str(out / POLICY_FILE), "onnx": onnx_file,
         "rounds": rounds, "total_rounds": rounds_before + rounds, "steps": int(model.num_timesteps) - steps_before,
         "total_steps": int(model.num_timesteps), "train_seconds": train_seconds, "solve_seconds": solve_seconds,
+        "cpu_seconds": time.process_time() - cpu_started,
         "steps_per_second": (int(model.num_timesteps) - steps_before) / max(train_seconds, 1e-9),
-        "evaluation": result, "history": history,
+        "evaluation": result, "history": history, "warm_start": teacher,
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     (out / "evaluation.md").write_text(evaluation_markdown(summary))
-    log(f"done: {summary['steps']:,} steps in {train_seconds / 60:.1f} min; policy {out / POLICY_FILE}")
+    log(f"done: {summary['steps']:,} steps in {train_seconds / 60:.1f} min ({summary['cpu_seconds'] / 60:.1f} min "
+        f"of CPU, the final evaluation and export included); policy {out / POLICY_FILE}")
     return summary
 
 
@@ -731,11 +910,18 @@ def evaluation_markdown(summary: dict) -> str:
                   "the optimal agent's own value over both seats is 0.5."]
     else:
         lines.append("No solver for this game: no measurement against an optimal agent.")
+    teacher = summary.get("warm_start")
+    if teacher:
+        lines += ["", f"Warm start by imitation of the game's solver before self-play: {teacher['decisions']:,} "
+                  f"decisions of the solver's games with a choice ({teacher['seconds']:.0f} s; the greedy actor's "
+                  f"regret {teacher['regret_per_decision']:.5f} of win probability a decision, the critic's error "
+                  f"{teacher['value_error']:.4f}); round 0 below is the policy it gave."]
     if summary["history"]:
         lines += ["", "| round | steps | minutes | win probability vs optimal |", "|---|---|---|---|"]
         for row in summary["history"]:
             value = f"{row['overall']:.4f}" if "overall" in row else "-"
-            lines.append(f"| {row['round']} | {row['steps']:,} | {row['seconds'] / 60:.1f} | {value} |")
+            label = "0 (warm start)" if row.get("warm_start") else row["round"]
+            lines.append(f"| {label} | {row['steps']:,} | {row['seconds'] / 60:.1f} | {value} |")
     return "\n".join(lines) + "\n"
 
 
@@ -758,6 +944,9 @@ def main(argv=None) -> dict:
     parser.add_argument("--eval-every", type=int, default=None,
                         help=f"rounds between evaluations (default {d.eval_every})")
     parser.add_argument("--threads", type=int, default=None, help=f"torch threads (default {d.threads})")
+    parser.add_argument("--teacher-decisions", type=int, default=None,
+                        help="warm start by imitation of the solver on this many decisions (0: pure self-play; "
+                             "default: the game's table, 300000 for sports_dice, else 0)")
     parser.add_argument("--monte-carlo", action="store_true",
                         help="measure by games against the optimal agent even where the exact evaluation exists")
     parser.add_argument("--eval-games", type=int, default=None,
@@ -767,7 +956,8 @@ def main(argv=None) -> dict:
         cfg = GameTrainConfig.for_game(args.game, variant=args.variant, minutes=args.minutes, max_steps=args.max_steps,
                                        out=args.out, seed=args.seed, num_envs=args.num_envs,
                                        round_steps=args.round_steps, eval_every=args.eval_every, threads=args.threads,
-                                       exact=False if args.monte_carlo else None, eval_games=args.eval_games)
+                                       exact=False if args.monte_carlo else None, eval_games=args.eval_games,
+                                       teacher_decisions=args.teacher_decisions)
     except ValueError as err:
         parser.error(str(err))
     try:
