@@ -176,28 +176,33 @@ def test_rules_md_prints_the_generated_observation_table():
 
 # --- rendering --------------------------------------------------------------------------------------------
 
-def _a_play(seed=6):
+BOARDS = [td.TouchdownConfig(), td.TouchdownConfig(lanes=17, hash_band=(7, 11), field_rows=44),
+          td.TouchdownConfig(lanes=11, hash_band=(6, 6), field_rows=26)]
+
+
+def _a_play(seed=6, config=BOARDS[0]):
     """A game in the play phase with the ball held (the first snap of a seeded random game)."""
-    s = td.init(1, seed=seed)
+    s = td.init(1, seed=seed, config=config)
     rng = np.random.default_rng(seed)
     while not (s.phase[0] == PLAY and s.holder[0] >= 0):
         legal = np.flatnonzero(td.legal_action_mask(s)[0])
-        s = td.step(s, np.array([rng.choice(legal)]))
+        s = td.step(s, np.array([rng.choice(legal)]), config)
     return s
 
 
-def test_text_shows_the_los_the_carrier_and_the_pieces():
-    s = _a_play()
+@pytest.mark.parametrize("cfg", BOARDS)
+def test_text_shows_the_los_the_carrier_and_the_pieces(cfg):
+    s = _a_play(config=cfg)
     s.marked[0, 10] = True
-    text = td.render_ansi(s, 0)
+    text = td.render_ansi(s, 0)  # the state's own board: no config needed
     lines = text.splitlines()
     board = [ln for ln in lines if "|" in ln]
-    assert len(board) == td.TouchdownConfig().rows
+    assert len(board) == cfg.rows and all(len(ln.split("|")[1]) == cfg.lanes for ln in board)
     los_line = [ln for ln in board if "<LOS" in ln]
     gain_line = [ln for ln in board if "<GAIN" in ln]
     assert len(los_line) == 1 and len(gain_line) == 1
     off = int(s.offence[0])
-    los_abs = int(s.los[0]) + 1 if off == 0 else td.TouchdownConfig().rows - 2 - int(s.los[0])
+    los_abs = int(s.los[0]) + 1 if off == 0 else cfg.rows - 2 - int(s.los[0])
     assert los_line[0].startswith(f"{los_abs - 1:>3} |")
     cells = "".join(ln.split("|")[1] for ln in board)
     assert cells.count("@") == 1  # the carrier
@@ -214,14 +219,15 @@ def test_text_shows_the_los_the_carrier_and_the_pieces():
         assert got_one == expected_one
 
 
-def test_image_tells_the_piece_types_apart():
-    from gridiron_env.touchdown.render import BALL, CELL, INTERIOR_FRAME, MARGIN, MARKER, TEAM_COLOURS, square_box
+@pytest.mark.parametrize("cfg", BOARDS)
+def test_image_tells_the_piece_types_apart(cfg):
+    from gridiron_env.touchdown.render import BALL, BAR_PX, CELL, INTERIOR_FRAME, MARGIN, MARKER, TEAM_COLOURS, square_box
 
-    s = _a_play()
+    s = _a_play(config=cfg)
     s.marked[0, 9] = True
-    img = td.render_rgb(s, 0)
-    cfg = td.TouchdownConfig()
-    assert img.dtype == np.uint8 and img.shape[1] == cfg.lanes * CELL
+    img = td.render_rgb(s, 0)  # the state's own board
+    assert np.array_equal(img, td.render_rgb(s, 0, cfg))
+    assert img.dtype == np.uint8 and img.shape == (BAR_PX + cfg.rows * CELL, cfg.lanes * CELL, 3)
     n = CELL - 2 * MARGIN
 
     def px(slot, u, v):  # the pixel at (u, v) of the unit box of the slot's piece
@@ -265,12 +271,12 @@ def test_image_tells_the_piece_types_apart():
     assert tuple(img[top + CELL // 2, left + CELL // 2]) == BALL
 
 
-def test_image_marks_the_los_row():
+@pytest.mark.parametrize("cfg", BOARDS)
+def test_image_marks_the_los_row(cfg):
     from gridiron_env.touchdown.render import CELL, LOS_STRIPE, square_box
 
-    s = _a_play(8)
+    s = _a_play(8, cfg)
     img = td.render_rgb(s, 0)
-    cfg = td.TouchdownConfig()
     off = int(s.offence[0])
     los_abs = int(s.los[0]) + 1 if off == 0 else cfg.rows - 2 - int(s.los[0])
     occupied = {int(x) for x, r in zip(s.lane[0], s.row[0]) if r == los_abs}
@@ -279,6 +285,38 @@ def test_image_marks_the_los_row():
     assert tuple(img[top + CELL // 2, left + CELL // 2]) == LOS_STRIPE
     top, left = square_box(free[0], los_abs + 3, cfg)
     assert tuple(img[top + CELL // 2, left + CELL // 2]) != LOS_STRIPE
+
+
+@pytest.mark.parametrize("cfg", BOARDS[1:])
+def test_diagrams_and_pictures_of_other_boards_need_no_config(cfg):
+    """A state knows its board: the specs' diagrams (which take no config) round-trip, a state of one board
+    cannot be stepped or checked with another board's config."""
+    from gridiron_env.touchdown.invariants import find_violations
+
+    s = td.init(6, seed=3, config=cfg)
+    assert (s.board == (cfg.lanes, cfg.field_rows) + cfg.hash_band).all()
+    rng = np.random.default_rng(3)
+    shown = set()
+    for t in range(60):
+        for g in range(s.batch_size if t % 3 == 0 else 0):
+            text = GAME.to_diagram(s, g)
+            assert text == td.to_diagram(s, g, cfg)
+            assert GAME.to_diagram(GAME.from_diagram(text, cfg), 0) == text
+            if "board:" in text:
+                rows = text.split("board:\n")[1].splitlines()
+                assert len(rows) == cfg.rows and {len(r) for r in rows} == {cfg.lanes + 6}
+                shown.add(g)
+        legal = td.legal_action_mask(s)
+        s = td.step(s, np.argmax(np.where(legal, rng.random(legal.shape), -1), axis=1), cfg)
+    assert len(shown) >= 3
+    drive = DRIVE.init(2, 5, cfg)
+    text = DRIVE.to_diagram(drive, 1)
+    assert DRIVE.to_diagram(DRIVE.from_diagram(text, cfg), 0) == text
+    with pytest.raises(ValueError, match="dealt on a board of"):
+        td.step(s, np.zeros(s.batch_size, dtype=np.int64), td.TouchdownConfig())
+    assert any("board" in m for _, m in find_violations(s, td.TouchdownConfig(), check_mask=False))
+    with pytest.raises(ValueError, match="board rows"):
+        td.from_diagram(td.to_diagram(_a_play(config=cfg), 0))  # read on the default board: refused
 
 
 def test_env_render_is_the_game_render():

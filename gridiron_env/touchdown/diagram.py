@@ -43,7 +43,7 @@ from ..small_games.diagram import (
 )
 from .config import END_ZONE_ROWS, TouchdownConfig
 from .formations import DEFENCE_NAMES, OFFENCE_NAMES
-from .state import DRAW, EVENT_NAMES, INTERCEPTION, N_PIECES, PHASE_NAMES, PLAY, State
+from .state import DRAW, EVENT_NAMES, INTERCEPTION, N_PIECES, PHASE_NAMES, PLAY, State, board_config, board_of
 
 TITLE = "touchdown diagram v1"
 KEYS = ("phase", "to act", "offence", "possession", "score", "clock", "series", "call", "holder", "marked",
@@ -85,11 +85,11 @@ def _stacks(s: State, g: int, config: TouchdownConfig) -> list:
 
 
 def to_diagram(state: State, game: int = 0, config: TouchdownConfig | None = None) -> str:
-    """The diagram of game ``game`` of ``state``."""
-    config = config or TouchdownConfig()
+    """The diagram of game ``game`` of ``state`` (on the state's own board unless ``config`` is given)."""
     g = int(game)
     if not (0 <= g < state.batch_size):
         raise ValueError(f"game {game!r} is outside 0..{state.batch_size - 1}")
+    config = board_config(state, g, config)
     s = state
     ph = int(s.phase[g])
     in_play = ph in (PLAY, INTERCEPTION)
@@ -190,6 +190,7 @@ def from_diagram(text: str, config: TouchdownConfig | None = None, seed: int = 0
     H, W, F = config.rows, config.lanes, config.field_rows
     s = State.empty(1)
     s.rng_key[:] = game_keys(seed, 1)
+    s.board[0] = board_of(config)
     if h["phase"] not in PHASE_NAMES:
         raise ValueError(f"diagram line 'phase': {h['phase']!r} is not one of {list(PHASE_NAMES)}")
     ph = PHASE_NAMES.index(h["phase"])

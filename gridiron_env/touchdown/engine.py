@@ -22,7 +22,7 @@ from .config import END_ZONE_ROWS, MAX_DISTANCE_OTHER, MAX_DISTANCE_QB, Touchdow
 from .formations import DEFENCE, OFFENCE
 from .state import (
     ALLOWANCE, DEFENCE_CALL, DRAW, EV, GAME_OVER, INTERCEPTION, KICK_CHOICE, KICK_OFF, N_PIECES, OFFENCE_CALL,
-    PLAY, PUNT, QB, SINGLE, SLOT_TYPE, STRENGTH, TRIPLE, State,
+    PLAY, PUNT, QB, SINGLE, SLOT_TYPE, STRENGTH, TRIPLE, State, board_of,
 )
 
 __all__ = ["IllegalActionError", "init", "step", "legal_action_mask", "recompute_legal", "TOUCHDOWN_POINTS",
@@ -167,6 +167,7 @@ def init(batch_size: int | None = None, seed: int = 0, config: TouchdownConfig |
     kicks off) and the opening kick-off with its return are played at once."""
     config = _config(config)
     s = new_batch(State, batch_size, seed, seeds)
+    s.board[:] = board_of(config)
     g = np.arange(s.batch_size)
     with _CTX.using(config, chance):
         kicker = _draw(s, g, 2, 1, "coin toss")[:, 0].astype(np.int8)
@@ -1538,6 +1539,7 @@ def step(state: State, actions, config: TouchdownConfig | None = None, chance=No
     config = _config(config)
     if not isinstance(state, State):
         raise ValueError(f"state must be a touchdown State, got {type(state).__name__}")
+    _check_board(state, config)
     from .diagram import to_diagram  # lazy: the diagram module imports this one
 
     a, over = checked_actions(state, actions, A.ACTION_NAMES, lambda st, game: to_diagram(st, game, config))
@@ -1553,6 +1555,18 @@ def step(state: State, actions, config: TouchdownConfig | None = None, chance=No
             _clear_board(s, capped)
         _refresh(s, live)
     return s
+
+
+def _check_board(state: State, config: TouchdownConfig) -> None:
+    """A state dealt on another board than the config's cannot be stepped (its squares would be misread)."""
+    dealt = state.board[:, 0] != 0
+    want = np.asarray(board_of(config), dtype=state.board.dtype)
+    bad = np.flatnonzero(dealt & (state.board != want).any(axis=1))
+    if bad.size:
+        g = int(bad[0])
+        raise ValueError(f"game {g} of the state was dealt on a board of {tuple(int(v) for v in state.board[g])} "
+                         f"(lanes, field rows, hash band), the config's is {tuple(int(v) for v in want)}: "
+                         "step it with its own config")
 
 
 def _apply(s: State, live, a) -> None:

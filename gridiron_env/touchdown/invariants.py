@@ -8,7 +8,7 @@ from ..small_games.invariants import InvariantError, checker, flag_cached_mask, 
 from .config import END_ZONE_ROWS, TouchdownConfig
 from .state import (
     DEFENCE_CALL, GAME_OVER, INTERCEPTION, KICK_CHOICE, N_PIECES, OFFENCE_CALL, PLAY, QB, SINGLE, SLOT_TYPE,
-    State, TRIPLE,
+    State, TRIPLE, board_of,
 )
 
 __all__ = ["InvariantError", "check_invariants", "find_violations"]
@@ -28,6 +28,7 @@ def find_violations(s: State, config: TouchdownConfig | None = None, check_mask:
     ph = s.phase.astype(np.int64)
     over = ph == GAME_OVER
     flag((ph < 0) | (ph > GAME_OVER), "unknown phase")
+    flag((s.board[:, 0] != 0) & (s.board != np.asarray(board_of(config))).any(axis=1), "the state's board is not the config's")
     for name in ("offence", "poss", "opening_kicker"):
         v = getattr(s, name)
         flag((v < 0) | (v > 1), f"{name} is not a team")

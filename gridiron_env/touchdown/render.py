@@ -27,7 +27,7 @@ from ..small_games.render import BALL, BAR_PX, GLYPHS, LINE, TEAM_COLOURS, draw_
 from .config import END_ZONE_ROWS, TouchdownConfig
 from .formations import DEFENCE_NAMES, OFFENCE_NAMES
 from .state import DOUBLE, DRAW, INTERCEPTION, N_PIECES, PHASE_NAMES, PLAY, QB, SINGLE, SLOT_NAMES, SLOT_TYPE, \
-    TRIPLE, TYPE_NAMES, State
+    TRIPLE, TYPE_NAMES, State, board_config
 
 __all__ = ["render_rgb", "render_ansi", "status_lines", "square_box", "CELL", "MARGIN", "SHAPES", "GRASS",
            "LOS_STRIPE", "TO_GAIN", "MARKER", "INTERIOR_FRAME", "BALL", "TEAM_COLOURS", "GLYPHS", "BAR_PX"]
@@ -110,9 +110,10 @@ _BALL_CORE, _BALL_RING = _ball_masks()
 
 
 def render_rgb(state: State, game: int = 0, config: TouchdownConfig | None = None) -> np.ndarray:
-    """uint8 [BAR_PX + rows * CELL, lanes * CELL, 3]: the score bar and the board of one game."""
-    cfg = _config(config)
+    """uint8 [BAR_PX + rows * CELL, lanes * CELL, 3]: the score bar and the board of one game (the state's
+    own board unless ``config`` is given)."""
     g = game_index(state, game)
+    cfg = board_config(state, g, config)
     s = state
     H, W = cfg.rows, cfg.lanes
     img = np.zeros((BAR_PX + H * CELL, W * CELL, 3), dtype=np.uint8)
@@ -183,9 +184,10 @@ TEAM_NAMES_LOWER = ("one", "two")
 
 
 def render_ansi(state: State, game: int = 0, config: TouchdownConfig | None = None) -> str:
-    """The status lines and the board of one game (module doc)."""
-    cfg = _config(config)
+    """The status lines and the board of one game (module doc; the state's own board unless ``config`` is
+    given)."""
     g = game_index(state, game)
+    cfg = board_config(state, g, config)
     s = state
     H, W = cfg.rows, cfg.lanes
     off = int(s.offence[g])

@@ -36,6 +36,9 @@ How to read game g:
   current quarter, ``scrimmages`` in the game, ``opening_kicker`` the team that kicked off to open the
   current quarter.
 - the last chance event: ``event`` (``EVENT_NAMES``), ``dice`` (up to three dice, 0 none).
+- the board it is played on: ``board`` (lanes, field rows, first and last lane of the hash band, 1-based:
+  the config's, set by ``init`` and ``from_diagram``; all 0 in a bare ``State.empty``, read as the default
+  board), so that a picture or a diagram of the state needs no config (``board_config``).
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ import numpy as np
 
 from ..batch_state import BatchState
 from .actions import NUM_ACTIONS
+from .config import TouchdownConfig
 
 OFFENCE_CALL, DEFENCE_CALL, PLAY, INTERCEPTION, KICK_CHOICE, GAME_OVER = range(6)
 PHASE_NAMES = ("offence call", "defence call", "play", "interception", "kick choice", "game over")
@@ -122,6 +126,7 @@ FIELDS = {
     "rng_key": (np.uint64, (), 0, "this game's random stream key"),
     "rng_counter": (np.uint64, (), 0, "draws taken from the stream"),
     "legal": (np.bool_, (NUM_ACTIONS,), False, "legal actions of the team to act (cached mask)"),
+    "board": (np.int8, (4,), 0, "the board: lanes, field rows, hash band first and last lane (1-based); 0s unknown"),
 }
 TEAM_FIELDS = ("to_act", "offence", "poss", "opening_kicker", "entered_by", "winner")
 
@@ -177,6 +182,7 @@ class State(BatchState):
     rng_key: np.ndarray
     rng_counter: np.ndarray
     legal: np.ndarray
+    board: np.ndarray
 
     _FIELDS = FIELDS
 
@@ -187,6 +193,22 @@ class State(BatchState):
     def defence(self) -> np.ndarray:
         """The team without the series (owner of slots 7-13), int8 [B]."""
         return (1 - self.offence).astype(np.int8)
+
+
+def board_of(config: TouchdownConfig) -> tuple:
+    """The ``board`` field's value for a config: (lanes, field rows, hash band first, last)."""
+    return (config.lanes, config.field_rows) + tuple(config.hash_band)
+
+
+def board_config(state: State, game: int = 0, config: TouchdownConfig | None = None) -> TouchdownConfig:
+    """The config to draw game ``game`` of ``state`` with: ``config`` when given, else a default config on
+    the state's own board (its ``board`` field; the default board when that is unset)."""
+    if config is not None:
+        return config
+    lanes, field_rows, first, last = (int(v) for v in state.board[int(game)])
+    if lanes == 0:
+        return TouchdownConfig()
+    return TouchdownConfig(lanes=lanes, field_rows=field_rows, hash_band=(first, last))
 
 
 def slot_team(state: State) -> np.ndarray:
