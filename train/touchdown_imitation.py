@@ -42,9 +42,9 @@ _OWNER = "ImitationConfig"
 
 
 class Coach(HeuristicAgent):
-    """The heuristic's play with other calls (measured against the heuristic, README): a field goal
-    whenever one is legal (3 points at 15/36 to 33/36 beat the heuristic's drives, which rarely score from
-    afar)."""
+    """The heuristic's play with one other call: a field goal whenever one is legal (3 points at 15/36 to
+    33/36 beat the heuristic's drives, which rarely score from afar). It beat the heuristic 0.602 over 64
+    games (README, Touchdown)."""
 
     name = "coach"
 
