@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.chance import CounterChance, _uniform
+from ..core.chance import _GOLDEN, CounterChance, _mix, _uniform
 from ..small_games.engine import (
     IllegalActionError, StepContext, checked_actions, game_config, legal_action_mask, new_batch,
 )
@@ -90,6 +90,45 @@ def _refresh(s: State, g, config: TableFootballConfig) -> None:
     snap = s.snap_offence[g]
     s.to_act[g] = np.where(who == 0, s.offence[g], np.where(who == 1, snap, np.where(who == 2, 1 - snap, -1)))
     s.legal[g] = _LEGAL[ph.astype(np.intp) * 2 + (s.down[g] >= config.downs)]
+
+
+def _draw_one(s: State, high) -> np.ndarray:
+    """int64 [B]: every game's draw at its counter's position, uniform on 0..high-1 (``high`` one per game),
+    the value ``CounterChance`` gives there; the counters are not moved (the caller moves the games that
+    draw)."""
+    z = s.rng_counter * _GOLDEN
+    z += s.rng_key
+    bits = _mix(z)
+    bits >>= np.uint64(11)
+    unit = bits.astype(np.float64)
+    unit *= 1.0 / (1 << 53)
+    unit *= high
+    v = unit.astype(np.int64)
+    return np.minimum(v, high - 1, out=v)
+
+
+# the team to act by (phase, offence, snap offence): _DECIDER's rule as one table
+_TO_ACT = np.array([(off, snap, 1 - snap, -1)[who] for who in range(4) for off in (0, 1) for snap in (0, 1)],
+                   dtype=np.int8)
+
+
+def _refresh_columns(s: State, live, all_live: bool, config: TableFootballConfig) -> None:
+    """``_refresh`` of the live games (bool mask [B]) on whole columns."""
+    ph = s.phase.astype(np.intp)
+    who = _DECIDER.take(ph).astype(np.intp)
+    who *= 4
+    who += 2 * s.offence
+    who += s.snap_offence
+    to_act = _TO_ACT.take(who)
+    ph *= 2
+    ph += s.down >= config.downs
+    legal = _LEGAL.take(ph, axis=0)
+    if all_live:
+        np.copyto(s.to_act, to_act, casting="unsafe")
+        s.legal[...] = legal
+    else:
+        np.copyto(s.to_act, to_act, casting="unsafe", where=live)
+        np.copyto(s.legal, legal, where=live[:, None])
 
 
 def recompute_legal(state: State, config: TableFootballConfig | None = None) -> None:
@@ -553,6 +592,145 @@ def _step_basic(s: State, a, live, config: TableFootballConfig) -> None:
     np.copyto(s.legal[:, A.PUNT], down >= config.downs, where=mask)
 
 
+def _step_clocked(s: State, a, live, config: TableFootballConfig) -> None:
+    """One decision in every live game (bool mask ``live`` [B]) of a clock game or a game with the recovery
+    option, from the basic game's play tables and whole-column masks: the same games as the rule functions
+    (a test plays both side by side), with draws from each game's stream (CounterChance only). Rare events
+    (an extra point, a quarter's end) run the rule functions on their few games, after the play's draw."""
+    t = _TABLES.get(config.downs)
+    if t is None:
+        t = _TABLES[config.downs] = _basic_tables(config.downs)
+    ph = s.phase
+    choose = live & (ph == CHOOSE)
+    run = choose & (a == A.RUN_PLAY)
+    kick = choose & ~run
+    rec = live & (ph == RECOVERY)
+    oob = live & ((ph == OOB_OFFENCE) | (ph == OOB_DEFENCE))
+    ask = oob & (a == A.OUT_OF_BOUNDS)
+    # the step's first draw: a run's or a contest's or an out-of-bounds pair of dice (36), a kick's die (6)
+    v = _draw_one(s, np.where(kick, 6, 36))
+    s.rng_counter += run | kick | (rec & (a == A.CONTEST)) | ask
+    first = v // 6
+    second = v - 6 * first
+    first += 1
+    second += 1
+    roll_total = first + second
+    if choose.any():  # the offence's choice (ruling 4): the down's roles, its count, its dice
+        np.copyto(s.snap_offence, s.offence, where=choose)
+        s.plays += choose
+        np.copyto(s.last_play, a, casting="unsafe", where=choose)
+        np.copyto(s.last_roll[:, 0], np.where(run, first, v + 1), casting="unsafe", where=choose)
+        np.copyto(s.last_roll[:, 1], np.where(run, second, 0), casting="unsafe", where=choose)
+    lost = run & ((roll_total == INTERCEPTION_TOTAL) | (roll_total == FUMBLE_TOTAL)) if config.recovery_option \
+        else None
+    if lost is not None and lost.any():  # the team that lost the ball decides first (ruling 16)
+        s.phase[lost] = RECOVERY
+        run = run & ~lost
+    # the result of a play, or of a recovery decision (kept: the down played at the spot, a 0-yard gain);
+    # no result: outcome 0, the tables' empty column (no points)
+    outcome = np.where(run, roll_total, np.where(kick, np.where(a == A.FIELD_GOAL, 12, 18) + v + 1, 0))
+    result = run | kick
+    if config.recovery_option:
+        rec_total = s.last_roll[:, 0].astype(np.intp) + s.last_roll[:, 1]
+        kept = rec & (a == A.CONTEST) & (first >= second)
+        outcome = np.where(rec, np.where(kept, 7, rec_total), outcome)
+        result |= rec
+    D1 = config.downs + 1
+    cell = s.position.astype(np.intp)
+    cell //= 5
+    cell *= 21
+    cell += s.line_to_gain // 5
+    cell *= D1
+    cell += s.down
+    k = t["node"].take(cell)
+    k *= _N_OUTCOMES
+    k += outcome
+    own = t["own"].take(k)
+    other = t["other"].take(k)
+    off = s.offence.astype(np.intp)
+    flat = s.score.reshape(-1)
+    at_own = _pairs(s.batch_size) + off
+    at_other = at_own ^ 1
+    own_score = flat.take(at_own) + own
+    other_score = flat.take(at_other) + other
+    # a score that ends the game: any in overtime (ruling 15), the target where it is on (ruling 9)
+    ended = (s.quarter == OVERTIME) & ((own + other) > 0)
+    target = config.target_score
+    if config.target_on:
+        ended |= (own_score >= target) | (other_score >= target)
+    ended &= result
+    td = np.flatnonzero(result & (own == TOUCHDOWN_POINTS) & ~ended)
+    if td.size:  # the extra point, unless the touchdown already won (ruling 8)
+        good = _two_dice(s, td, "extra point").sum(axis=1) >= EXTRA_POINT_MIN
+        own_score[td] += good
+        if config.target_on:
+            ended[td] |= own_score[td] >= target
+    flat[at_own] = own_score
+    flat[at_other] = other_score
+    if ended.any():  # a finished game keeps its field (as the rule functions leave it)
+        e = np.flatnonzero(ended)
+        _end_game(s, e, np.where(own[e] > 0, off[e], 1 - off[e]))
+    going = result & ~ended
+    nn = t["next"].take(k)
+    np.copyto(s.offence, off ^ t["flip"].take(k), casting="unsafe", where=going)
+    np.copyto(s.position, t["pos"].take(nn), where=going)
+    np.copyto(s.line_to_gain, t["ltg"].take(nn), where=going)
+    np.copyto(s.down, t["down"].take(nn), where=going)
+    if not config.clock:
+        s.phase[going] = CHOOSE
+        return
+    # the clock decisions (rulings 11-13): each game's stage to look for its next open decision from
+    cost = np.where(kick, KICK_BOXES, RESULT_BOXES.take(roll_total))
+    if config.recovery_option:
+        cost = np.where(rec, RESULT_BOXES.take(rec_total), cost)
+    cost = np.where(run & (other == SAFETY_POINTS), SAFETY_BOXES, cost)
+    pending = np.where(going, cost, s.pending_cost)
+    won = ask & (first >= second)  # the asker's die first: it wins on a high roll or a tie
+    pending = np.where(won, np.maximum(pending - 1, 1), pending)
+    to_o = live & (ph == TIMEOUT_OFFENCE)
+    to_d = live & (ph == TIMEOUT_DEFENCE)
+    call = (to_o | to_d) & (a == A.TIME_OUT)
+    snap = s.snap_offence.astype(np.intp)
+    if call.any():  # the play costs 1 box (ruling 12)
+        c = np.flatnonzero(call)
+        s.timeouts[c, np.where(to_o[c], snap[c], 1 - snap[c])] -= 1
+        pending = np.where(call, 1, pending)
+    declined = live & (a == A.DECLINE)
+    oob_o_declined = declined & (ph == OOB_OFFENCE)
+    s.phase[oob_o_declined] = OOB_DEFENCE
+    stage = np.where(going, np.where(run & RESULT_GAINING.take(roll_total), OOB_OFFENCE, TIMEOUT_OFFENCE),
+                     np.where(ask | (declined & (ph == OOB_DEFENCE)), TIMEOUT_OFFENCE,
+                              np.where(to_o & declined, TIMEOUT_DEFENCE, _RUN_CLOCK)))
+    seeking = going | (oob & ~oob_o_declined) | to_o | to_d
+    saves = pending > 1
+    flat_to = s.timeouts.reshape(-1)
+    snap_to = flat_to.take(_pairs(s.batch_size) + snap)
+    other_to = flat_to.take((_pairs(s.batch_size) + snap) ^ 1)
+    at_oob = stage == OOB_OFFENCE
+    off_to = ~at_oob & (stage <= TIMEOUT_OFFENCE) & saves & (snap_to > 0)
+    def_to = ~at_oob & ~off_to & (stage <= TIMEOUT_DEFENCE) & saves & (other_to > 0)
+    asks = seeking & (at_oob | off_to | def_to)
+    np.copyto(s.phase, np.where(at_oob, OOB_OFFENCE, np.where(off_to, TIMEOUT_OFFENCE, TIMEOUT_DEFENCE)),
+              casting="unsafe", where=asks)
+    clocked = seeking & ~asks
+    # mark the boxes off (ruling 11): the two-minute warning, the end of a quarter
+    np.copyto(s.pending_cost, np.where(clocked, 0, pending), casting="unsafe")
+    s.phase[clocked] = CHOOSE
+    boxes = s.boxes
+    left = boxes - pending
+    w = config.two_minute_boxes
+    if w > 0:
+        q = s.quarter
+        left = np.where(((q == 2) | (q == 4)) & (boxes > w) & (left < w), w, left)
+    np.copyto(s.boxes, np.maximum(left, 0), casting="unsafe", where=clocked)
+    ends = clocked & (left <= 0)
+    if ends.any():
+        _end_quarter(s, np.flatnonzero(ends))
+
+
+_RUN_CLOCK = GAME_OVER + 1  # a stage past every decision: the clock runs
+
+
 _PAIRS: dict = {}
 
 
@@ -590,6 +768,14 @@ def step(state: State, actions, config: TableFootballConfig | None = None, chanc
                 s.truncated[capped] = True
                 s.phase[capped] = GAME_OVER
                 _refresh(s, capped, config)
+        elif FAST_PATH and type(_CTX.chance) is CounterChance:
+            _step_clocked(s, a, live_mask, config)
+            s.steps += live_mask
+            capped = live_mask & (s.plays >= config.max_plays) & (s.phase == CHOOSE)
+            if capped.any():  # the cap on plays: truncated with no winner, once the last play is settled
+                s.truncated[capped] = True
+                s.phase[capped] = GAME_OVER
+            _refresh_columns(s, live_mask, all_live, config)
         else:
             live = np.arange(state.batch_size) if all_live else np.flatnonzero(live_mask)
             _apply(s, live, a[live], config)
