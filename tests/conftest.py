@@ -20,6 +20,17 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 ENGINE_PATHS = ("batched", "lone")
 
+# Touchdown's whole game (4 quarters of 15 scrimmages) is about 5,000 random actions, 4 CPU seconds a lone
+# game: the generic whole-game checks over every registered game play it as two quarters of four scrimmages
+# (a few hundred actions, the second quarter's kick-off kept) in the default suite, and whole games under -m slow.
+SHORT_GAMES = {"touchdown": {"quarters": 2, "scrimmages_per_quarter": 4}}
+
+
+def short_config(name: str):
+    """The config overrides (a dict, or None for the variant's own) under which the default suite plays whole
+    games of the registered game ``name``."""
+    return SHORT_GAMES.get(name)
+
 
 @pytest.fixture(params=ENGINE_PATHS)
 def engine_path(request, monkeypatch):

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import short_config
 from gridiron_env.adapters.agents import NetAgent, RandomGameAgent, make_agent
 from gridiron_env.protocol import game_names, get_game
 from train import game_export as ge
@@ -98,7 +99,8 @@ def test_onnx_bot_chooses_as_the_torch_policy(tmp_path, name):
 
     if name in LONG_GAMES:
         return
-    results = [run_game_tournament({"random": RandomGameAgent(name), "bot": make_agent(spec, name)}, 6, game=name)
+    results = [run_game_tournament({"random": RandomGameAgent(name), "bot": make_agent(spec, name)}, 6, game=name,
+                                   config=short_config(name))
                for spec in (f"bot:{tmp_path / 'bot.npz'}", f"onnx:{tmp_path / 'bot.onnx'}")]
     np.testing.assert_array_equal(results[0].winner, results[1].winner)
     np.testing.assert_array_equal(results[0].score, results[1].score)

@@ -1,5 +1,6 @@
 """agents.game_play: scripted games through stdin to the end, names and numbers, EOF and quit, bad options."""
 
+import json
 import os
 import subprocess
 import sys
@@ -9,6 +10,7 @@ import numpy as np
 import pytest
 
 from agents import game_play
+from conftest import short_config
 from gridiron_env.adapters.agents import RandomGameAgent, make_agent
 from gridiron_env.protocol import game_names, get_game
 
@@ -35,10 +37,11 @@ def _run(argv, answers):
     return code, "\n".join(printed), errors, used
 
 
-def _replay(name, variant, seed, human, answers):
-    """The final score of the game that the human's answers (menu numbers) play against the random agent."""
+def _replay(name, variant, seed, human, answers, overrides=None):
+    """The final score of the game that the human's answers (menu numbers) play against the random agent
+    (``overrides``: config fields over the variant's)."""
     game = get_game(name)
-    config = game.make_config(None, variant)
+    config = game.make_config(overrides, variant)
     seeds = np.array([seed], dtype=np.uint64)
     agent = RandomGameAgent(game)
     agent.reset(seeds)
@@ -61,10 +64,12 @@ def _replay(name, variant, seed, human, answers):
 def test_a_scripted_game_plays_to_the_end(name, variant):
     rng = np.random.default_rng(4)
     answers = [str(int(k)) for k in rng.integers(1, 3, 5000)]  # always 1 or 2: every menu has at least one
+    short = ["--config", json.dumps(short_config(name))] if short_config(name) else []
     for team, human in (("one", 0), ("two", 1)):
-        code, out, errors, used = _run(["--game", name, "--variant", variant, "--seed", "21", "--team", team], answers)
+        code, out, errors, used = _run(["--game", name, "--variant", variant, "--seed", "21", "--team", team] + short,
+                                       answers)
         assert code == 0 and not errors
-        score, winner = _replay(name, variant, 21, human, used)
+        score, winner = _replay(name, variant, 21, human, used, short_config(name))
         assert f"Final score: one {score[0]} - {score[1]} two." in out
         if winner in (0, 1):
             assert ("You win!" if winner == human else "You lose.") in out

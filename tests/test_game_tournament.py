@@ -7,6 +7,7 @@ import io
 import numpy as np
 import pytest
 
+from conftest import SHORT_GAMES, short_config
 from gridiron_env.adapters.agents import RandomGameAgent, game_agent_classes, make_agent
 from gridiron_env.protocol import game_names, get_game
 from train import game_tournament as gt
@@ -14,7 +15,7 @@ from train.ratings import elo_ratings, wilson_interval
 
 CASES = [(name, variant) for name in game_names() for variant in get_game(name).variants]
 IDS = [f"{n}-{v}" for n, v in CASES]
-# games of hundreds of decisions (Gridiron): fewer games in the default suite, to keep it lean
+# games of hundreds of decisions (Gridiron; Touchdown even in its short config): fewer games a pair
 LONG_GAMES = ("gridiron", "touchdown")
 
 
@@ -45,9 +46,22 @@ def _agents(name):
 
 @pytest.mark.parametrize("name,variant", CASES, ids=IDS)
 def test_balance_and_direct_count(name, variant):
+    _check_balance_and_direct_count(name, variant, short_config(name))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [n for n in SHORT_GAMES if n in game_names()])
+def test_balance_and_direct_count_over_whole_games(name):
+    _check_balance_and_direct_count(name, "basic", None)
+
+
+def _check_balance_and_direct_count(name, variant, config):
+    """A round robin of the game's agents under ``config`` (overrides of the variant's): seats and tosses
+    balanced exactly, every game replayed alone to its recorded result, the tables a direct count."""
     game = get_game(name)
     per_pair = 2 if name in LONG_GAMES else 12
-    result = gt.run_game_tournament(_agents(name), per_pair, game=name, variant=variant, seed=100, batch_size=17)
+    result = gt.run_game_tournament(_agents(name), per_pair, game=name, variant=variant, config=config, seed=100,
+                                    batch_size=17)
     config = result.config
     n_agents = len(result.names)
     assert result.n_games == per_pair * n_agents * (n_agents - 1) // 2
