@@ -498,25 +498,31 @@ def _basic_tables(downs: int):
 _TABLES: dict = {}
 
 
-def _step_basic(s: State, a, live, config: TableFootballConfig) -> None:
-    """One play in every live game (bool mask ``live`` [B]) of the basic game without the recovery option,
-    from the tables; also sets to_act and the legal mask. Works on whole columns: every game is computed,
-    and only the live games' values are written (a finished game's action, counter and fields stay)."""
+def _play_rows(s: State, config: TableFootballConfig):
+    """(the play tables of ``config.downs``, int [B]: each game's first entry in them, its field node x
+    _N_OUTCOMES; add an outcome column to read a result)."""
     t = _TABLES.get(config.downs)
     if t is None:
         t = _TABLES[config.downs] = _basic_tables(config.downs)
-    B = s.batch_size
-    all_live = bool(live.all())
-    a = a if all_live else np.where(live, a, A.RUN_PLAY)
-    D1 = config.downs + 1
     cell = s.position.astype(np.intp)
     cell //= 5
     cell *= 21
     cell += s.line_to_gain // 5
-    cell *= D1
+    cell *= config.downs + 1
     cell += s.down
     k = t["node"].take(cell)
     k *= _N_OUTCOMES
+    return t, k
+
+
+def _step_basic(s: State, a, live, config: TableFootballConfig) -> None:
+    """One play in every live game (bool mask ``live`` [B]) of the basic game without the recovery option,
+    from the tables; also sets to_act and the legal mask. Works on whole columns: every game is computed,
+    and only the live games' values are written (a finished game's action, counter and fields stay)."""
+    t, k = _play_rows(s, config)
+    B = s.batch_size
+    all_live = bool(live.all())
+    a = a if all_live else np.where(live, a, A.RUN_PLAY)
     run = a == A.RUN_PLAY
     if type(_CTX.chance) is CounterChance:
         # The draws CounterChance gives, on whole columns: a run's pair of dice and a kick's die each take
@@ -597,9 +603,7 @@ def _step_clocked(s: State, a, live, config: TableFootballConfig) -> None:
     option, from the basic game's play tables and whole-column masks: the same games as the rule functions
     (a test plays both side by side), with draws from each game's stream (CounterChance only). Rare events
     (an extra point, a quarter's end) run the rule functions on their few games, after the play's draw."""
-    t = _TABLES.get(config.downs)
-    if t is None:
-        t = _TABLES[config.downs] = _basic_tables(config.downs)
+    t, k = _play_rows(s, config)
     ph = s.phase
     choose = live & (ph == CHOOSE)
     run = choose & (a == A.RUN_PLAY)
@@ -635,15 +639,6 @@ def _step_clocked(s: State, a, live, config: TableFootballConfig) -> None:
         kept = rec & (a == A.CONTEST) & (first >= second)
         outcome = np.where(rec, np.where(kept, 7, rec_total), outcome)
         result |= rec
-    D1 = config.downs + 1
-    cell = s.position.astype(np.intp)
-    cell //= 5
-    cell *= 21
-    cell += s.line_to_gain // 5
-    cell *= D1
-    cell += s.down
-    k = t["node"].take(cell)
-    k *= _N_OUTCOMES
     k += outcome
     own = t["own"].take(k)
     other = t["other"].take(k)
