@@ -75,10 +75,10 @@ class ImitationConfig:
     teacher: str = "coach"
     games: int = 32
     dagger_rounds: int = 3
-    keep_play: float = 0.15
+    keep_play: float = 0.1
     width: int = 256
     layers: int = 2
-    epochs: int = 6
+    epochs: int = 4
     learning_rate: float = 1e-3
     batch_size: int = 1024
     minutes: float = 60.0
