@@ -604,7 +604,6 @@ class _Board:
         both[3, :, 1] = -BIG
         both[3, :, 1, 5:] = np.where(lim, los + 1, -BIG)
         both[4, :, 1] = BIG
-        self.L, self.R = both[0].reshape(n, 14), both[1].reshape(n, 14)
         own_half = 2 * np.arange(n) + side
         mine = both.reshape(5, 2 * n, 7).take(np.stack([own_half, own_half ^ 1], axis=1).reshape(-1), axis=1)
         mine = mine.reshape(5, n, 2, 7)  # the acting side's half first
@@ -779,16 +778,22 @@ def _pass_targets(s: State, b: _Board, rows=None) -> tuple[np.ndarray, dict]:
     side = b.side[r]
     maxd = np.where((h == QB_LOCAL) & ~side, MAX_DISTANCE_QB, MAX_DISTANCE_OTHER)[:, None]
     ok = has[:, None] & aligned & (dist >= 1) & (dist <= maxd) & ~b.own_marked[r]
-    # the line is clear: no piece strictly between (marked ones included); checked on the candidates only
+    # the line is clear: no piece strictly between (marked ones included), read off the board's squares
+    # one square farther each round, on the candidates only
     gi, ji = np.nonzero(ok)
     if gi.size:
-        ul, ur = np.sign(dl[gi, ji]), np.sign(dr[gi, ji])
+        line = np.sign(dr[gi, ji]).astype(np.int64) * b.gw + np.sign(dl[gi, ji])  # flat step along the line
         rows_g = gi if rows is None else rows[gi]
-        rl = b.L[rows_g] - hl[gi]
-        rr = b.R[rows_g] - hr[gi]
-        tt = np.maximum(np.abs(rl), np.abs(rr))
-        between = (tt > 0) & (tt < dist[gi, ji, None]) & (rl == tt * ul[:, None]) & (rr == tt * ur[:, None])
-        ok[gi, ji] = ~between.any(axis=1)
+        cell = b.base[rows_g, 0] + b.own_cells[rows_g, h[gi]]
+        left = dist[gi, ji].astype(np.int64) - 1  # squares strictly between
+        clear = np.ones(gi.size, dtype=bool)
+        todo = np.flatnonzero(left > 0)
+        while todo.size:
+            cell[todo] += line[todo]
+            clear[todo] = b.code.take(cell[todo]) == 0
+            left[todo] -= 1
+            todo = todo[clear[todo] & (left[todo] > 0)]
+        ok[gi, ji] = clear
     forward = (dr * b.sg[r]) > 0
     h_frame = b.own_fr[r][at, h][:, None]
     fwd_ok = (s.limits[g] & ~s.forward_thrown[g] & ~side)[:, None] & (h_frame < b.los[r]) & ELIGIBLE[None, :]
