@@ -1,7 +1,7 @@
 """Agents the solved small games share (Table Football, Sports Dice): uniform random play on per-game
 streams, and the exact solution's play. Each game's ``agents`` module subclasses them, naming its salt,
 its config class, its solver and the config field the solution ignores (the cap on plays or rolls).
-``play_match`` runs a batch of games between two agents for each game's ``play_games``."""
+``play_match`` runs a batch of games between two agents for each game's ``play_games`` (Touchdown's too)."""
 
 from __future__ import annotations
 
@@ -79,8 +79,8 @@ class SolutionAgent:
 
 @dataclass
 class MatchResult:
-    """Per game: the team agent A played, the opener, the winner (-1 none, 2 a draw), the final score,
-    truncation; and the wall time of the match."""
+    """Per game: the team agent A played, the opener (the team that opened on offence), the winner (-1
+    none, 2 a draw), the final score, truncation; and the wall time of the match."""
 
     a_team: np.ndarray
     opener: np.ndarray
@@ -89,7 +89,7 @@ class MatchResult:
     truncated: np.ndarray
     seconds: float
 
-    DRAW = 2  # the winner code of a draw (Table Football's; Sports Dice has no draws)
+    DRAW = 2  # the winner code of a draw (Table Football's and Touchdown's; Sports Dice has no draws)
 
     @property
     def a_points(self) -> np.ndarray:
@@ -102,27 +102,33 @@ class MatchResult:
         return float(self.a_points.mean())
 
 
-def play_match(init, step, config, agent_a, agent_b, n_games: int, seed: int = 0, a_team=None) -> MatchResult:
+def play_match(init, step, config, agent_a, agent_b, n_games: int, seed: int = 0, a_team=None,
+               fill_action: int = 0, opener=None) -> MatchResult:
     """Play ``n_games`` full games of A against B in one batch of the engine ``init`` / ``step`` under
     ``config``: game i is seeded ``seed + i`` (both agents reset with those seeds); A plays team
-    ``a_team[i]`` (default alternating 0, 1, ...), B the other."""
+    ``a_team[i]`` (default alternating 0, 1, ...), B the other. ``fill_action``: the action given to the
+    finished games (which ignore it; Touchdown's ``wait``). ``opener``: a function of the first state (after
+    ``init``) giving each game's opener, for a game whose state has no ``opener`` field; by default the
+    last state's ``opener``."""
     a_team = (np.arange(n_games) % 2) if a_team is None else np.asarray(a_team, dtype=np.int64)
     start = time.perf_counter()
     seeds = seed + np.arange(n_games, dtype=np.int64)
     agent_a.reset(seeds)
     agent_b.reset(seeds)
     state = init(n_games, seed=seed, config=config)
+    opened = None if opener is None else np.asarray(opener(state), dtype=np.int64).copy()
     while True:
         live = ~(state.terminated | state.truncated)
         if not live.any():
             break
-        actions = np.zeros(n_games, dtype=np.int64)
+        actions = np.full(n_games, fill_action, dtype=np.int64)
         a_turn = live & (state.to_act == a_team)
         for agent, turn in ((agent_a, a_turn), (agent_b, live & ~a_turn)):
             games = np.flatnonzero(turn)
             if games.size:
                 actions[games] = np.asarray(agent.act(state, config, games))[games]
         state = step(state, actions, config, reuse_input=True)
-    return MatchResult(a_team=a_team, opener=state.opener.astype(np.int64), winner=state.winner.astype(np.int64),
+    opened = state.opener.astype(np.int64) if opened is None else opened
+    return MatchResult(a_team=a_team, opener=opened, winner=state.winner.astype(np.int64),
                        score=state.score.astype(np.int64), truncated=state.truncated.copy(),
                        seconds=time.perf_counter() - start)

@@ -119,6 +119,28 @@ def test_heuristic_beats_random_over_a_few_games():
     assert r.a_rate >= 0.75 and mine.sum() >= 3 * theirs.sum()
 
 
+def test_play_games_is_the_shared_match_runner_with_wait_and_the_opener():
+    from gridiron_env.solved_agents import MatchResult
+
+    config = td.TouchdownConfig(scrimmages_per_quarter=2, quarters=1, max_rounds=4)
+    r = play_games(RandomAgent(), RandomAgent(), 6, seed=40, config=config, a_team=[1, 1, 0, 0, 1, 0])
+    assert isinstance(r, MatchResult) and r.a_team.tolist() == [1, 1, 0, 0, 1, 0]
+    assert np.array_equal(r.opener, 1 - td.init(6, 40, config).opening_kicker)  # the opening kick-off's receiver
+    # the same games played by hand, the finished ones given "wait" (any other id would be ignored too)
+    a, b = RandomAgent(), RandomAgent()
+    seeds = 40 + np.arange(6)
+    a.reset(seeds)
+    b.reset(seeds)
+    s = td.init(6, 40, config)
+    while not s.is_over().all():
+        acts = np.full(6, A.WAIT, dtype=np.int64)
+        for agent, team in ((a, r.a_team), (b, 1 - r.a_team)):
+            games = np.flatnonzero(~s.is_over() & (s.to_act == team))
+            acts[games] = agent.act(s, config, games)[games]
+        s = td.step(s, acts, config)
+    assert np.array_equal(r.winner, s.winner) and np.array_equal(r.score, s.score)
+
+
 def test_bot_table_counts_balanced_games():
     from train.touchdown import measure
 

@@ -14,12 +14,9 @@ act(state, config, games)), and a match runner.
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..solved_agents import UniformRandomAgent
+from ..solved_agents import MatchResult, UniformRandomAgent, play_match
 from . import actions as A
 from .config import TouchdownConfig
 from .engine import DIRS, init, step
@@ -203,48 +200,14 @@ class HeuristicAgent:
         return np.argmax(score, axis=1)
 
 
-@dataclass
-class MatchResult:
-    """Per game: the team agent A played, the winner (-1 none, 2 a draw), the final score, truncation."""
-
-    a_team: np.ndarray
-    winner: np.ndarray
-    score: np.ndarray
-    truncated: np.ndarray
-    seconds: float
-
-    @property
-    def a_points(self) -> np.ndarray:
-        """1 for an A win, 1/2 for a draw or a truncated game, 0 for a loss."""
-        none = (self.winner == 2) | (self.winner < 0)
-        return np.where(self.winner == self.a_team, 1.0, np.where(none, 0.5, 0.0))
-
-    @property
-    def a_rate(self) -> float:
-        return float(self.a_points.mean())
+def _opener(state: State) -> np.ndarray:
+    """The team that opens on offence: the receiver of the opening kick-off (the coin toss's other team)."""
+    return 1 - state.opening_kicker.astype(np.int64)
 
 
 def play_games(agent_a, agent_b, n_games: int, seed: int = 0, config: TouchdownConfig | None = None,
                a_team=None) -> MatchResult:
     """``n_games`` whole games of A against B in one batch: game i seeded ``seed + i``, A playing team
-    ``a_team[i]`` (default alternating 0, 1, ...: balanced)."""
-    config = config or TouchdownConfig()
-    a_team = (np.arange(n_games) % 2) if a_team is None else np.asarray(a_team, dtype=np.int64)
-    start = time.perf_counter()
-    seeds = seed + np.arange(n_games, dtype=np.int64)
-    agent_a.reset(seeds)
-    agent_b.reset(seeds)
-    state = init(n_games, seed=seed, config=config)
-    while True:
-        live = ~(state.terminated | state.truncated)
-        if not live.any():
-            break
-        actions = np.full(n_games, A.WAIT, dtype=np.int64)
-        a_turn = live & (state.to_act == a_team)
-        for agent, turn in ((agent_a, a_turn), (agent_b, live & ~a_turn)):
-            games = np.flatnonzero(turn)
-            if games.size:
-                actions[games] = np.asarray(agent.act(state, config, games))[games]
-        state = step(state, actions, config, reuse_input=True)
-    return MatchResult(a_team=a_team, winner=state.winner.astype(np.int64), score=state.score.astype(np.int64),
-                       truncated=state.truncated.copy(), seconds=time.perf_counter() - start)
+    ``a_team[i]`` (default alternating 0, 1, ...: balanced); finished games are given ``wait``."""
+    return play_match(init, step, config or TouchdownConfig(), agent_a, agent_b, n_games, seed, a_team,
+                      fill_action=A.WAIT, opener=_opener)
