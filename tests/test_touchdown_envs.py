@@ -221,7 +221,9 @@ def test_text_shows_the_los_the_carrier_and_the_pieces(cfg):
 
 @pytest.mark.parametrize("cfg", BOARDS)
 def test_image_tells_the_piece_types_apart(cfg):
-    from gridiron_env.touchdown.render import BALL, BAR_PX, CELL, INTERIOR_FRAME, MARGIN, MARKER, TEAM_COLOURS, square_box
+    from gridiron_env.touchdown.render import (
+        BALL, BAR_PX, CELL, INTERIOR_FRAME, MARGIN, MARKER, TEAM_COLOURS, square_box,
+    )
 
     s = _a_play(config=cfg)
     s.marked[0, 9] = True

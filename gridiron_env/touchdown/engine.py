@@ -179,29 +179,23 @@ def init(batch_size: int | None = None, seed: int = 0, config: TouchdownConfig |
 
 # --- scrimmages, quarters and the end ---------------------------------------------------------------------
 
+def _set(s: State, g, **fields) -> None:
+    """Write each field's value (one for all, or one per game) into games ``g``."""
+    for name, value in fields.items():
+        getattr(s, name)[g] = value
+
+
 def _clear_board(s: State, g) -> None:
-    s.lane[g] = -1
-    s.row[g] = -1
-    s.marked[g] = False
-    s.holder[g] = -1
+    """Between plays: no piece on the board, no ball held, no pass or kick pending."""
+    _set(s, g, lane=-1, row=-1, marked=False, holder=-1)
     _new_turn(s, g)
-    s.turns[g] = 0
-    s.pass_from[g] = -1
-    s.pass_to[g] = -1
-    s.pass_forward[g] = False
-    s.pass_close[g] = False
-    s.loose_lateral[g] = False
-    s.entered_by[g] = -1
-    s.kick_kind[g] = -1
+    _set(s, g, turns=0, pass_from=-1, pass_to=-1, pass_forward=False, pass_close=False, loose_lateral=False,
+         entered_by=-1, kick_kind=-1)
 
 
 def _new_turn(s: State, g, parts=0) -> None:
     """A side's turn starts: no piece moving, ``parts`` parts done, no piece moved, not idle."""
-    s.active[g] = -1
-    s.steps_left[g] = 0
-    s.parts[g] = parts
-    s.moved[g] = 0
-    s.idle[g] = 0
+    _set(s, g, active=-1, steps_left=0, parts=parts, moved=0, idle=0)
 
 
 def _series(s: State, g, team, row, lane, down=1, to_gain=None) -> None:
@@ -346,14 +340,10 @@ def _kick_off(s: State, g, kicker, from_row) -> None:
 
 
 def _await_choice(s: State, g, receiver, kind, row, lane) -> None:
+    """The kick ``kind`` lands where the receiver chooses between a first down and a return."""
     if g.size == 0:
         return
-    s.phase[g] = KICK_CHOICE
-    s.offence[g] = receiver
-    s.poss[g] = receiver
-    s.kick_kind[g] = kind
-    s.kick_row[g] = row
-    s.kick_lane[g] = lane
+    _set(s, g, phase=KICK_CHOICE, offence=receiver, poss=receiver, kick_kind=kind, kick_row=row, kick_lane=lane)
 
 
 def _return(s: State, g, recv, row, lane, kind) -> None:
@@ -887,7 +877,8 @@ def _step_mask(s: State, b: _Board) -> np.ndarray:
     legal[0::2] &= r1_diag
     rel_t, near_t, adj_t, span, centre, half = _rel_tables(cfg)
     tb = b.team * half + centre  # [n]
-    pl, prow, ol, orow = b.pl.T.astype(np.int64), b.prow.T.astype(np.int64), b.ol.T.astype(np.int64), b.orow.T.astype(np.int64)
+    pl, prow = b.pl.T.astype(np.int64), b.prow.T.astype(np.int64)
+    ol, orow = b.ol.T.astype(np.int64), b.orow.T.astype(np.int64)
     key = (pl[None, :3] - ol[5:, None]) * span + (prow[None, :3] - orow[5:, None]) + tb  # [2, 3, n]
     bits = near_t.take(key)
     bits = bits[:, 0] | bits[:, 1] | bits[:, 2]  # [2, n]
@@ -1061,11 +1052,7 @@ def line_up(s: State, g, offence_formation, defence_formation) -> None:
             todo = todo[~found]
             if todo.size == 0:
                 break
-    s.lane[g] = L
-    s.row[g] = R
-    s.marked[g] = False
-    s.offence_formation[g] = fo
-    s.defence_formation[g] = fd
+    _set(s, g, lane=L, row=R, marked=False, offence_formation=fo, defence_formation=fd)
 
 
 _OFF_OFFSETS = np.array([f.offsets for f in OFFENCE], dtype=np.int64)  # [formation, 7, 2] (lane, row)
@@ -1078,18 +1065,10 @@ def _start_play(s: State, g, fd) -> None:
         return
     line_up(s, g, s.offence_formation[g], fd)
     off = s.offence[g].astype(np.int64)
-    s.phase[g] = PLAY
-    s.to_act[g] = off
-    s.poss[g] = off
-    s.limits[g] = True
-    s.forward_thrown[g] = False
-    s.loose_lateral[g] = False
+    _set(s, g, phase=PLAY, to_act=off, poss=off, limits=True, forward_thrown=False, loose_lateral=False)
     _new_turn(s, g, 1)  # the snap is the offence's first part
-    s.turns[g] = 0
-    s.entered_by[g] = -1
-    s.holder[g] = 1  # the centre has the ball on the LOS ...
-    s.ball_lane[g] = s.lane[g, 1]
-    s.ball_row[g] = s.row[g, 1]
+    # the centre has the ball on the LOS ...
+    _set(s, g, turns=0, entered_by=-1, holder=1, ball_lane=s.lane[g, 1], ball_row=s.row[g, 1])
     d = _dice(s, g, 2, "snap")
     missed = d.sum(axis=1) == 2  # ... and laterals it to the QB: missed only on a 2 (1 in 36)
     s.event[g] = np.where(missed, EV["missed snap"], EV["snap"])
@@ -1575,47 +1554,38 @@ def _check_board(state: State, config: TouchdownConfig) -> None:
 
 
 def _apply(s: State, live, a) -> None:
-    ph = s.phase[live].copy()
-    play = ph == PLAY
-    st = play & (a < A.N_STEPS)
-    if st.any():
-        _apply_steps(s, live[st], a[st] // 8, a[st] % 8)
-    stop = play & (a == A.STOP)
-    if stop.any():
-        gs = live[stop]
-        s.active[gs] = -1
-        s.steps_left[gs] = 0
-        _maybe_end_turn(s, gs)
-    et = play & (a == A.END_TURN)
-    _end_turn(s, live[et])
-    pa = play & (a >= A.PASS_BASE) & (a < A.PASS_BASE + 7)
-    if pa.any():
-        _pass(s, live[pa], a[pa] - A.PASS_BASE)
-    ds = play & (a == A.DECLARE_SAFETY)
-    if ds.any():
-        gd = live[ds]
-        _safety(s, gd, s.poss[gd].astype(np.int64))
-    ic = ph == INTERCEPTION
-    ist = ic & (a < A.N_STEPS)
-    if ist.any():
-        _intercept(s, live[ist], a[ist] // 8, a[ist] % 8)
-    dec = ic & (a == A.DECLINE_INTERCEPTION)
-    if dec.any():
-        _completion(s, live[dec])
-    oc = ph == OFFENCE_CALL
-    form = oc & (a >= A.OFFENCE_BASE) & (a < A.OFFENCE_BASE + A.N_OFFENCE)
-    gf = live[form]
-    s.offence_formation[gf] = a[form] - A.OFFENCE_BASE
-    s.phase[gf] = DEFENCE_CALL
-    pu = oc & (a >= A.PUNT_BASE) & (a < A.PUNT_BASE + 3)
-    if pu.any():
-        _punt(s, live[pu], a[pu] - A.PUNT_BASE)
-    fg = oc & (a == A.FIELD_GOAL)
-    if fg.any():
-        _field_goal(s, live[fg])
-    dc = ph == DEFENCE_CALL
-    if dc.any():
-        _start_play(s, live[dc], a[dc] - A.DEFENCE_BASE)
-    kc = ph == KICK_CHOICE
-    if kc.any():
-        _kick_choice(s, live[kc], a[kc] == A.TAKE_FIRST_DOWN)
+    """Each live game's action by the route of its phase and id (in a fixed order: a scripted chance
+    source is read in call order)."""
+    ph = s.phase[live]
+    routed = [((ph == phase) & (a >= low) & (a < high), handler) for phase, low, high, handler in _ROUTES]
+    for m, handler in routed:  # (the masks first: a handler changes the phases)
+        if m.any():
+            handler(s, live[m], a[m])
+
+
+def _stop(s: State, g, a) -> None:
+    """``stop``: the moving piece ends its move early."""
+    _set(s, g, active=-1, steps_left=0)
+    _maybe_end_turn(s, g)
+
+
+def _call_formation(s: State, g, a) -> None:
+    """The offence's formation: the defence calls next."""
+    _set(s, g, offence_formation=a - A.OFFENCE_BASE, phase=DEFENCE_CALL)
+
+
+# (phase, first id, last id + 1, handler(state, games, their actions)): every legal action of a phase
+_ROUTES = (
+    (PLAY, A.STEP_BASE, A.N_STEPS, lambda s, g, a: _apply_steps(s, g, a // 8, a % 8)),
+    (PLAY, A.STOP, A.STOP + 1, _stop),
+    (PLAY, A.END_TURN, A.END_TURN + 1, lambda s, g, a: _end_turn(s, g)),
+    (PLAY, A.PASS_BASE, A.PASS_BASE + 7, lambda s, g, a: _pass(s, g, a - A.PASS_BASE)),
+    (PLAY, A.DECLARE_SAFETY, A.DECLARE_SAFETY + 1, lambda s, g, a: _safety(s, g, s.poss[g].astype(np.int64))),
+    (INTERCEPTION, A.STEP_BASE, A.N_STEPS, lambda s, g, a: _intercept(s, g, a // 8, a % 8)),
+    (INTERCEPTION, A.DECLINE_INTERCEPTION, A.DECLINE_INTERCEPTION + 1, lambda s, g, a: _completion(s, g)),
+    (OFFENCE_CALL, A.OFFENCE_BASE, A.OFFENCE_BASE + A.N_OFFENCE, _call_formation),
+    (OFFENCE_CALL, A.PUNT_BASE, A.PUNT_BASE + 3, lambda s, g, a: _punt(s, g, a - A.PUNT_BASE)),
+    (OFFENCE_CALL, A.FIELD_GOAL, A.FIELD_GOAL + 1, lambda s, g, a: _field_goal(s, g)),
+    (DEFENCE_CALL, A.DEFENCE_BASE, A.DEFENCE_BASE + A.N_DEFENCE, lambda s, g, a: _start_play(s, g, a - A.DEFENCE_BASE)),
+    (KICK_CHOICE, A.TAKE_FIRST_DOWN, A.RETURN + 1, lambda s, g, a: _kick_choice(s, g, a == A.TAKE_FIRST_DOWN)),
+)

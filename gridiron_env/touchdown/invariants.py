@@ -28,7 +28,8 @@ def find_violations(s: State, config: TouchdownConfig | None = None, check_mask:
     ph = s.phase.astype(np.int64)
     over = ph == GAME_OVER
     flag((ph < 0) | (ph > GAME_OVER), "unknown phase")
-    flag((s.board[:, 0] != 0) & (s.board != np.asarray(board_of(config))).any(axis=1), "the state's board is not the config's")
+    flag((s.board[:, 0] != 0) & (s.board != np.asarray(board_of(config))).any(axis=1),
+         "the state's board is not the config's")
     for name in ("offence", "poss", "opening_kicker"):
         v = getattr(s, name)
         flag((v < 0) | (v > 1), f"{name} is not a team")
