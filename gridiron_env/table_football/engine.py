@@ -92,12 +92,16 @@ def _refresh(s: State, g, config: TableFootballConfig) -> None:
     s.legal[g] = _LEGAL[ph.astype(np.intp) * 2 + (s.down[g] >= config.downs)]
 
 
-def _draw_one(s: State, high) -> np.ndarray:
-    """int64 [B]: every game's draw at its counter's position, uniform on 0..high-1 (``high`` one per game),
-    the value ``CounterChance`` gives there; the counters are not moved (the caller moves the games that
-    draw)."""
-    z = s.rng_counter * _GOLDEN
-    z += s.rng_key
+def _draw_one(s: State, high, games=None) -> np.ndarray:
+    """int64 [B] (or [len(games)]): each game's draw at its counter's position, uniform on 0..high-1
+    (``high`` a scalar or one per game), the value ``CounterChance`` gives there; the counters are not moved
+    (the caller moves the games that draw)."""
+    if games is None:
+        z = s.rng_counter * _GOLDEN
+        z += s.rng_key
+    else:
+        z = s.rng_counter[games] * _GOLDEN
+        z += s.rng_key[games]
     bits = _mix(z)
     bits >>= np.uint64(11)
     unit = bits.astype(np.float64)
@@ -106,6 +110,8 @@ def _draw_one(s: State, high) -> np.ndarray:
     v = unit.astype(np.int64)
     return np.minimum(v, high - 1, out=v)
 
+
+_PAIR_TOTAL = np.arange(36) // 6 + np.arange(36) % 6 + 2  # a pair of dice drawn as one value: its total
 
 # the team to act by (phase, offence, snap offence): _DECIDER's rule as one table
 _TO_ACT = np.array([(off, snap, 1 - snap, -1)[who] for who in range(4) for off in (0, 1) for snap in (0, 1)],
@@ -655,9 +661,10 @@ def _step_clocked(s: State, a, live, config: TableFootballConfig) -> None:
         ended |= (own_score >= target) | (other_score >= target)
     ended &= result
     td = np.flatnonzero(result & (own == TOUCHDOWN_POINTS) & ~ended)
-    if td.size:  # the extra point, unless the touchdown already won (ruling 8)
-        good = _two_dice(s, td, "extra point").sum(axis=1) >= EXTRA_POINT_MIN
-        own_score[td] += good
+    if td.size:  # the extra point, unless the touchdown already won (ruling 8): the pair's total >= 5
+        pair = _draw_one(s, 36, td)
+        s.rng_counter[td] += np.uint64(1)
+        own_score[td] += _PAIR_TOTAL.take(pair) >= EXTRA_POINT_MIN
         if config.target_on:
             ended[td] |= own_score[td] >= target
     flat[at_own] = own_score
