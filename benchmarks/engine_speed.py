@@ -18,13 +18,19 @@ time instead of the wall clock (steadier when other jobs share the cores; the sa
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
-import numpy as np
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script from anywhere, installed or not
+    sys.path.insert(0, str(ROOT))
 
-import gridiron_env as g
-from gridiron_env.core import State, observe
-from gridiron_env.envs.common import kth_legal
+import numpy as np  # noqa: E402
+
+import gridiron_env as g  # noqa: E402
+from gridiron_env.core import State, observe  # noqa: E402
+from gridiron_env.envs.common import kth_legal  # noqa: E402
 
 BATCHES = (1, 2, 4, 8, 16, 64, 1024, 4096)
 COLUMNS = ("step", "in place", "env call")

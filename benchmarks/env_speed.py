@@ -1,6 +1,6 @@
 """Env speed: learner steps per second through each Gymnasium env kind, next to the raw engine.
 
-    python benchmarks/env_speed.py [--env gridiron_env/Gridiron-v0] [--batches 64 1024 4096] [--seconds 5]
+    python benchmarks/env_speed.py [--env gridiron_env/Gridiron-v0] [--batches 1 2 4 8 16 64 1024 4096] [--seconds 5]
 
 A learner step is one action of the learner in one game; the opponent's actions that follow (the default
 uniformly random opponent, acting in batch inside the env) are not counted, so a learner step costs about
@@ -17,12 +17,16 @@ import sys
 import time
 from pathlib import Path
 
-import gymnasium
-import numpy as np
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script from anywhere, installed or not
+    sys.path.insert(0, str(ROOT))
 
-import gridiron_env  # noqa: F401  (registers the ids)
-from gridiron_env.envs.common import kth_legal
-from gridiron_env.envs.sb3 import SB3VecEnv
+import gymnasium  # noqa: E402
+import numpy as np  # noqa: E402
+
+import gridiron_env  # noqa: F401,E402  (registers the ids)
+from gridiron_env.envs.common import kth_legal  # noqa: E402
+from gridiron_env.envs.sb3 import SB3VecEnv  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from engine_speed import measure as engine_measure  # noqa: E402
@@ -80,7 +84,7 @@ def sb3_adapter(env_id: str, batch: int, seconds: float, seed: int = 0) -> float
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--env", default="gridiron_env/Gridiron-v0", help="the env id to time (default %(default)s)")
-    parser.add_argument("--batches", type=int, nargs="+", default=[64, 1024, 4096],
+    parser.add_argument("--batches", type=int, nargs="+", default=[1, 2, 4, 8, 16, 64, 1024, 4096],
                         help="games per batch of the vector env and the raw engine rows (default %(default)s)")
     parser.add_argument("--sb3-batches", type=int, nargs="+", default=[64, 1024],
                         help="games per batch of the SB3 adapter rows (default %(default)s)")
@@ -94,7 +98,7 @@ def main():
               flush=True)
     for batch in args.sb3_batches:
         print(f"{'SB3 adapter':<22} {batch:>6} {sb3_adapter(args.env, batch, args.seconds):>12,.0f}", flush=True)
-    for batch in [1] + args.batches:
+    for batch in dict.fromkeys([1] + args.batches):  # (batch 1 once)
         print(f"{'raw engine (actions/s)':<22} {batch:>6} {engine_measure(batch, args.seconds):>12,.0f}", flush=True)
 
 
