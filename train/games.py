@@ -270,6 +270,15 @@ def _acting_view(game: GameSpec, state, config):
     return game.observe(state, team, config), game.legal_mask(state)
 
 
+def _random_legal(mask, uniforms, ignored: int) -> np.ndarray:
+    """int64 [B]: uniformly random legal play, the legal id at quantile ``uniforms`` [B] of each mask row
+    (``ignored`` where none is legal)."""
+    count = mask.sum(axis=1)
+    rank = np.cumsum(mask, axis=1) - 1
+    pick = np.minimum((uniforms * count).astype(np.int64), np.maximum(count - 1, 0))
+    return np.where(count > 0, (mask & (rank == pick[:, None])).argmax(axis=1), ignored).astype(np.int64)
+
+
 def observation_scaling(game: GameSpec, config, seed: int, floor: float, games: int = 256, steps: int = 400):
     """(mean, scale) float32 [N]: the game's observations (the acting team's side) over ``games`` games of
     uniformly random legal play, up to ``steps`` decisions each; scale is the standard deviation, at least
@@ -286,11 +295,7 @@ def observation_scaling(game: GameSpec, config, seed: int, floor: float, games: 
             break
         obs, mask = _acting_view(game, state, config)
         seen.append(obs[live])
-        count = mask.sum(axis=1)
-        rank = np.cumsum(mask, axis=1) - 1
-        pick = np.minimum((rng.random(games) * count).astype(np.int64), np.maximum(count - 1, 0))
-        actions = np.where(count > 0, (mask & (rank == pick[:, None])).argmax(axis=1), game.ignored_action)
-        state = game.step(state, actions.astype(np.int64), config)
+        state = game.step(state, _random_legal(mask, rng.random(games), game.ignored_action), config)
     obs = np.concatenate(seen).astype(np.float64)
     return obs.mean(axis=0).astype(np.float32), np.maximum(obs.std(axis=0), floor).astype(np.float32)
 
@@ -370,11 +375,7 @@ class SnapshotOpponent:
         obs, mask = _acting_view(game, state, self.config)
         pick = self.choices(n)
         uniforms = self.rng.random(n)
-        # random legal play: the legal id at quantile u of each row
-        count = mask.sum(axis=1)
-        rank = np.cumsum(mask, axis=1) - 1
-        target = np.minimum((uniforms * count).astype(np.int64), np.maximum(count - 1, 0))
-        actions = np.where(count > 0, (mask & (rank == target[:, None])).argmax(axis=1), game.ignored_action)
+        actions = _random_legal(mask, uniforms, game.ignored_action)
         for index in np.unique(pick[pick >= 0]).tolist():
             rows = np.flatnonzero(pick == index)
             actions[rows] = self.pool[index].act(obs[rows], mask[rows], self.temperature, uniforms[rows])
@@ -601,9 +602,7 @@ def teacher_states(game: GameSpec, config, solver: "GameSolver", decisions: int,
             obs, mask = _acting_view(game, state, config)
             best = solver.optimal_policy(state)
             count = mask.sum(axis=1)
-            rank = np.cumsum(mask, axis=1) - 1
-            pick = np.minimum((rng.random(batch) * count).astype(np.int64), np.maximum(count - 1, 0))
-            random_play = (mask & (rank == pick[:, None])).argmax(axis=1)
+            random_play = _random_legal(mask, rng.random(batch), game.ignored_action)
             actions = np.where(rng.random(batch) < explore, random_play, best)
             actions = np.where(live, actions, game.ignored_action).astype(np.int64)
             choice = live & (count > 1)
