@@ -32,6 +32,15 @@ def short_config(name: str):
     return SHORT_GAMES.get(name)
 
 
+def game_cases():
+    """pytest params (name, variant, config overrides) of every registered game and variant, each under its
+    short_config (ids "name-variant"), then the whole games of SHORT_GAMES, marked slow ("name-basic-whole")."""
+    from gridiron_env.protocol import game_names, get_game
+
+    cases = [pytest.param(n, v, short_config(n), id=f"{n}-{v}") for n in game_names() for v in get_game(n).variants]
+    return cases + [pytest.param(n, "basic", None, id=f"{n}-basic-whole", marks=pytest.mark.slow) for n in SHORT_GAMES]
+
+
 @pytest.fixture(params=ENGINE_PATHS)
 def engine_path(request, monkeypatch):
     """The step path of a batch of one for this test: ``"batched"`` switches the lone path off (every step

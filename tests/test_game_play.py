@@ -10,13 +10,11 @@ import numpy as np
 import pytest
 
 from agents import game_play
-from conftest import short_config
+from conftest import game_cases
 from gridiron_env.adapters.agents import RandomGameAgent, make_agent
 from gridiron_env.protocol import game_names, get_game
 
 ROOT = Path(__file__).resolve().parents[1]
-CASES = [(name, variant) for name in game_names() for variant in get_game(name).variants]
-IDS = [f"{n}-{v}" for n, v in CASES]
 
 
 def _run(argv, answers):
@@ -60,16 +58,16 @@ def _replay(name, variant, seed, human, answers, overrides=None):
     return game.score(state)[0].tolist(), int(game.winner(state)[0])
 
 
-@pytest.mark.parametrize("name,variant", CASES, ids=IDS)
-def test_a_scripted_game_plays_to_the_end(name, variant):
+@pytest.mark.parametrize("name,variant,config", game_cases())
+def test_a_scripted_game_plays_to_the_end(name, variant, config):
     rng = np.random.default_rng(4)
     answers = [str(int(k)) for k in rng.integers(1, 3, 5000)]  # always 1 or 2: every menu has at least one
-    short = ["--config", json.dumps(short_config(name))] if short_config(name) else []
+    short = ["--config", json.dumps(config)] if config else []
     for team, human in (("one", 0), ("two", 1)):
         code, out, errors, used = _run(["--game", name, "--variant", variant, "--seed", "21", "--team", team] + short,
                                        answers)
         assert code == 0 and not errors
-        score, winner = _replay(name, variant, 21, human, used, short_config(name))
+        score, winner = _replay(name, variant, 21, human, used, config)
         assert f"Final score: one {score[0]} - {score[1]} two." in out
         if winner in (0, 1):
             assert ("You win!" if winner == human else "You lose.") in out

@@ -4,7 +4,7 @@ illegal actions, autoreset and seeds."""
 import numpy as np
 import pytest
 
-from conftest import SHORT_GAMES, short_config
+from conftest import game_cases
 from gridiron_env.adapters.common import episode_seeds
 from gridiron_env.adapters.selfplay import SELFPLAY_SALT, GameSelfPlayBatch
 from gridiron_env.protocol import game_names, get_game
@@ -79,18 +79,8 @@ def test_slot_plays_the_engine_game_of_its_seed(name, variant):
         turn = batch.step(acts)
 
 
-@pytest.mark.parametrize("name,variant", CASES, ids=IDS)
-def test_rewards_results_and_masks(name, variant):
-    _check_rewards_results_and_masks(name, variant, short_config(name))
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", [n for n in SHORT_GAMES if n in game_names()])
-def test_rewards_results_and_masks_over_whole_games(name):
-    _check_rewards_results_and_masks(name, "basic", None)
-
-
-def _check_rewards_results_and_masks(name, variant, config):
+@pytest.mark.parametrize("name,variant,config", game_cases())
+def test_rewards_results_and_masks(name, variant, config):
     """Random games under ``config`` (overrides of the variant's) to their ends, a budget's leftovers forfeited:
     masks, zero-sum rewards, one end a game, winners and final scores as the engine says."""
     game = get_game(name)

@@ -7,14 +7,12 @@ import io
 import numpy as np
 import pytest
 
-from conftest import SHORT_GAMES, short_config
+from conftest import game_cases
 from gridiron_env.adapters.agents import RandomGameAgent, game_agent_classes, make_agent
-from gridiron_env.protocol import game_names, get_game
+from gridiron_env.protocol import get_game
 from train import game_tournament as gt
 from train.ratings import elo_ratings, wilson_interval
 
-CASES = [(name, variant) for name in game_names() for variant in get_game(name).variants]
-IDS = [f"{n}-{v}" for n, v in CASES]
 # games of hundreds of decisions (Gridiron; Touchdown even in its short config): fewer games a pair
 LONG_GAMES = ("gridiron", "touchdown")
 
@@ -44,18 +42,8 @@ def _agents(name):
     return agents
 
 
-@pytest.mark.parametrize("name,variant", CASES, ids=IDS)
-def test_balance_and_direct_count(name, variant):
-    _check_balance_and_direct_count(name, variant, short_config(name))
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", [n for n in SHORT_GAMES if n in game_names()])
-def test_balance_and_direct_count_over_whole_games(name):
-    _check_balance_and_direct_count(name, "basic", None)
-
-
-def _check_balance_and_direct_count(name, variant, config):
+@pytest.mark.parametrize("name,variant,config", game_cases())
+def test_balance_and_direct_count(name, variant, config):
     """A round robin of the game's agents under ``config`` (overrides of the variant's): seats and tosses
     balanced exactly, every game replayed alone to its recorded result, the tables a direct count."""
     game = get_game(name)
