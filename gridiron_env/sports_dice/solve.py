@@ -303,25 +303,13 @@ def solve(config: SportsDiceConfig | None = None, cache: bool = True, cache_dir=
 
 # --- files ---------------------------------------------------------------------------------------------------
 
-def _read_members(path) -> dict:
-    # the same reader as Table Football's solution files: headers checked against the zip directory, sizes
-    # capped, nothing unpickled
-    from ..table_football.solve import _read_members as read
-
-    return read(path)
-
-
 def load_solution(path) -> Solution:
     """A solution saved by ``Solution.save``, validated: format, config, array names, shapes, dtypes and
     ranges, the start values against V, and V against the Bellman equations (residual < 1e-9)."""
+    from ..table_football.solve import read_archive  # the same reader: nothing unpickled, sizes capped
+
+    meta, data = read_archive(path)
     try:
-        data = _read_members(path)
-    except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from None
-    if "meta" not in data:
-        raise ValueError(f"{path}: no meta record")
-    try:
-        meta = json.loads(str(data.pop("meta")))
         if not isinstance(meta, dict):
             raise ValueError("not a JSON object")
         config = _config_from_dict(meta.get("config"))

@@ -223,6 +223,23 @@ FOLDER_FORMAT = "table-football-solution-folder-v1"
 _META_FILE = "meta.json"
 
 
+def read_archive(path) -> tuple:
+    """A solution archive's ``(meta, arrays)``: its members read as ``_read_members`` does (headers checked,
+    sizes capped, nothing unpickled) and its ``meta`` member parsed as JSON; any problem is a ValueError
+    naming the file. Shared by every solved game's ``load_solution``."""
+    try:
+        data = _read_members(path)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    if "meta" not in data:
+        raise ValueError(f"{path}: no meta record")
+    try:
+        meta = json.loads(str(data.pop("meta")))
+    except ValueError as exc:
+        raise ValueError(f"{path}: bad meta record ({exc})") from None
+    return meta, data
+
+
 def save_folder(solution: Solution, path) -> None:
     """``path`` as a folder: ``meta.json`` (format, config, kind, the 0-d arrays' values, each array's dtype
     and shape) and one raw little-endian ``.npy`` per array of more than one value, written into a fresh
@@ -335,16 +352,7 @@ def load_solution(path) -> Solution:
             raise ValueError(f"{path}: {exc}") from None
         expected = FOLDER_FORMAT
     else:
-        try:
-            data = _read_members(path)
-        except ValueError as exc:
-            raise ValueError(f"{path}: {exc}") from None
-        if "meta" not in data:
-            raise ValueError(f"{path}: no meta record")
-        try:
-            meta = json.loads(str(data.pop("meta")))
-        except ValueError as exc:
-            raise ValueError(f"{path}: bad meta record ({exc})") from None
+        meta, data = read_archive(path)
         expected = FORMAT
     try:
         config = TableFootballConfig.from_dict(meta["config"])
