@@ -139,17 +139,18 @@ def actor_logits(policy, observations):
     return policy.action_net(policy.mlp_extractor.forward_actor(policy.extract_features(observations)))
 
 
-def imitate(policy, observations, masks, actions, epochs: int, lr: float, seed: int, batch_size: int = 1024):
-    """Fit the actor of ``policy`` to (observation, action) pairs by masked cross-entropy. Returns the
-    final training accuracy."""
+def fit_masked(logits_of, params, observations, masks, actions, epochs: int, lr: float, seed: int,
+               batch_size: int = 1024) -> float:
+    """Fit ``logits_of`` (a function of an observation batch, its trainable ``params``) to (observation,
+    action) pairs by cross-entropy over the legal actions (Adam, minibatches in an order drawn from
+    ``seed``). Returns the last epoch's training accuracy."""
     import torch
 
     generator = torch.Generator().manual_seed(seed)
-    params = list(policy.mlp_extractor.policy_net.parameters()) + list(policy.action_net.parameters())
     optimiser = torch.optim.Adam(params, lr=lr)
     obs = torch.as_tensor(observations)
     mask = torch.as_tensor(masks)
-    target = torch.as_tensor(actions, dtype=torch.long)
+    target = torch.as_tensor(actions).long()
     n = obs.shape[0]
     correct = 0
     for _ in range(epochs):
@@ -157,13 +158,21 @@ def imitate(policy, observations, masks, actions, epochs: int, lr: float, seed: 
         correct = 0
         for start in range(0, n, batch_size):
             rows = order[start:start + batch_size]
-            logits = torch.where(mask[rows], actor_logits(policy, obs[rows]), torch.tensor(-1e8))
+            logits = torch.where(mask[rows], logits_of(obs[rows]), torch.tensor(-1e8))
             loss = torch.nn.functional.cross_entropy(logits, target[rows])
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
             correct += int((logits.argmax(1) == target[rows]).sum())
     return correct / max(n, 1)
+
+
+def imitate(policy, observations, masks, actions, epochs: int, lr: float, seed: int, batch_size: int = 1024):
+    """Fit the actor of ``policy`` to (observation, action) pairs by masked cross-entropy. Returns the
+    final training accuracy."""
+    params = list(policy.mlp_extractor.policy_net.parameters()) + list(policy.action_net.parameters())
+    return fit_masked(lambda obs: actor_logits(policy, obs), params, observations, masks, actions, epochs, lr,
+                      seed, batch_size)
 
 
 def agreement(policy, observations, masks, actions) -> float:

@@ -164,25 +164,10 @@ def make_net(width: int, layers: int, seed: int):
 def fit(net, samples, epochs: int, learning_rate: float, batch_size: int, seed: int) -> float:
     """Fit ``net`` (a torch MLP) to the samples by masked cross-entropy (Adam); the last epoch's training
     accuracy."""
-    import torch
+    from train.learners import fit_masked
 
-    obs, masks, labels = (torch.as_tensor(a) for a in samples)
-    labels = labels.long()
-    generator = torch.Generator().manual_seed(seed)
-    optimiser = torch.optim.Adam(net.parameters(), lr=learning_rate)
-    n, correct = obs.shape[0], 0
-    for _ in range(epochs):
-        order = torch.randperm(n, generator=generator)
-        correct = 0
-        for start in range(0, n, batch_size):
-            rows = order[start:start + batch_size]
-            logits = torch.where(masks[rows], net(obs[rows]), torch.tensor(-1e8))
-            loss = torch.nn.functional.cross_entropy(logits, labels[rows])
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            correct += int((logits.argmax(1) == labels[rows]).sum())
-    return correct / max(n, 1)
+    obs, masks, labels = samples
+    return fit_masked(net, list(net.parameters()), obs, masks, labels, epochs, learning_rate, seed, batch_size)
 
 
 def agreement(bot, samples) -> float:
