@@ -36,7 +36,6 @@ from gymnasium.vector.utils import batch_space
 from ..config import GameConfig
 from ..core import NUM_ACTIONS, IllegalActionError, action_name
 from ..core import init as engine_init
-from ..core import start_drive
 from ..core.engine import forfeit
 from ..adapters.common import draw_int as _draw
 from ..adapters.common import check_render_mode
@@ -44,9 +43,11 @@ from ..adapters.vector import expand_infos, parse_autoreset_mode
 from ..adapters.common import episode_seeds as generic_episode_seeds
 from ..adapters.common import scenario_groups, scenario_of, scenario_option
 from ..core import step as engine_step
-from ..core.geometry import FIRST_FIELD_ROW, FRAME_ROW, HASH_BAND, KICKOFF_SQUARE, N_LANES, N_ROWS
 from ..core.state import FIELDS as _FIELDS
 from ..core.state import State
+from ..gridiron.drive import (  # noqa: F401  (FIELD_ROWS: train.rllib_env reads it here)
+    DRIVE_SIDES, DRIVE_STARTS, FIELD_ROWS, MAX_DRIVE_POINTS, field_position, start_drives,
+)
 from ..gridiron.game import SALTS
 from ..scenarios import FAMILIES, get_scenario, scenario_names
 from .common import (
@@ -55,28 +56,15 @@ from .common import (
 )
 
 EPISODE_KINDS = ("game", "drive")
-DRIVE_SIDES = ("offence", "defence")
 LEARNER_TEAMS = ("one", "two", "random")
-DRIVE_STARTS = ("kickoff", "random")
 RENDER_MODES = ("ansi", "rgb_array")
 
-# The most a drive can swing: a touchdown and its PAT. An illegal action in a drive env costs this plus the
-# field-position weight (the worst outcome a drive can have), so that giving up by breaking a rule never
-# pays better than playing on.
-MAX_DRIVE_POINTS = 7
-FIELD_ROWS = 24  # rows of the field of play: the most rows an offence can have to go to score
-
-# Salts of the per-episode draws (any distinct constants). The episode and learner ones are Gridiron's
-# GameSpec's (``gridiron_env.gridiron.game.SALTS``), so the generic envs over it play these episodes.
+# Salts of the per-episode draws: Gridiron's GameSpec's (``gridiron_env.gridiron.game.SALTS``), so the
+# generic envs over it play these episodes; a drive's start draws are the drive spec's (``gridiron.drive``).
 _EPISODE_SALT = np.uint64(SALTS.episode)
 _LEARNER_SALT = np.uint64(SALTS.learner)
-_ROW_SALT = np.uint64(0x5747_2700_0000_0002)
-_LANE_SALT = np.uint64(0x1A4E_0000_0000_0003)
-_SPECIAL_SALTS = (np.uint64(0x5BEC_1A10_0000_0004), np.uint64(0x5BEC_1A20_0000_0005))
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _AGENT_NAMES = np.array(AGENTS, dtype=object)
-_KICKOFF_FRAME_ROW = int(FRAME_ROW[0, KICKOFF_SQUARE[0]])  # 21: the 6th row out from the own goal line
-_KICKOFF_FRAME_LANE = KICKOFF_SQUARE[0] % N_LANES  # 8 in the offence's frame (team two's 9 seen from it)
 
 
 # ----------------------------------------------------------------------------------------------- helpers
@@ -291,29 +279,8 @@ class LearnerBatch:
     def _new_drives(self, e, learner) -> State:
         """New games set to one drive: the offence (the learner, or the other team for the defence env)
         has first-and-ten at the start position, opened the game and is on its first drive."""
-        new = _new_engine_games(e, self.config)
-        k = e.size
         offence = learner if self.side == "offence" else 1 - learner
-        if self.start == "kickoff":
-            frame_row = np.full(k, _KICKOFF_FRAME_ROW)
-            frame_lane = np.full(k, _KICKOFF_FRAME_LANE)
-        elif self.start == "random":
-            frame_row = FIRST_FIELD_ROW + _draw(e, _ROW_SALT, FIELD_ROWS)
-            frame_lane = HASH_BAND[0] + _draw(e, _LANE_SALT, len(HASH_BAND))
-        else:
-            frame_row = np.full(k, int(self.start) - 1)  # rulebook row k is 0-based frame row k - 1
-            frame_lane = np.full(k, _KICKOFF_FRAME_LANE)
-        row = np.where(offence == 0, frame_row, N_ROWS - 1 - frame_row)
-        lane = np.where(offence == 0, frame_lane, N_LANES - 1 - frame_lane)
-        r = np.arange(k)
-        new.opener[:] = offence
-        new.drives[:] = 0
-        new.drives[r, offence] = 1
-        if self.config.specials:  # start_drive skips the pick: each team gets a random special
-            for team, salt in enumerate(_SPECIAL_SALTS):
-                new.special[:, team] = _draw(e, salt, 4)
-        start_drive(new, r, offence, row, lane, self.config)
-        return new
+        return start_drives(e, self.config, offence, self.start)
 
     def _reset_opponent(self, games, e) -> None:
         opp = self.opponent
@@ -511,7 +478,7 @@ class LearnerBatch:
             drive_over = (s.drives[games] != self.drives0[games]).any(axis=1)
             terminated = s.terminated[games] | drive_over
             handed_over = drive_over & ~s.terminated[games]
-            reward = margin + self.field_position_weight * self._field_position(games, handed_over)
+            reward = margin + self.field_position_weight * field_position(s, games, own, handed_over)
             bad = np.isin(games, illegal_games)
             reward[bad] = -(MAX_DRIVE_POINTS + self.field_position_weight)
         truncated = s.truncated[games] & ~terminated
@@ -520,17 +487,6 @@ class LearnerBatch:
         self.reward[games] = reward
         self.terminated[games] = terminated
         self.truncated[games] = truncated
-
-    def _field_position(self, games, handed_over) -> np.ndarray:
-        """Value of the position a drive leaves, for the learner: (rows the next offence must go to score,
-        1..24) / 24, positive when the learner's team did not get the ball, negative when it did; 0 where
-        ``handed_over`` is False (the drive goes on, or the game is over)."""
-        s = self.state
-        nxt = s.offence[games].astype(np.int64)
-        los = FRAME_ROW[nxt, s.los_row[games].astype(np.int64) * N_LANES].astype(np.int64)
-        value = (los - (FIRST_FIELD_ROW - 1)) / FIELD_ROWS
-        sign = np.where(nxt == self.learner[games], -1.0, 1.0)
-        return np.where(handed_over, sign * value, 0.0)
 
     # --- views ------------------------------------------------------------------------------------------
 
