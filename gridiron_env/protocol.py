@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["GameSpec", "EnvSalts", "array_state_members", "register_game", "get_game", "game_names", "check_game", "TEAMS", "NO_WINNER"]
+__all__ = ["GameSpec", "EnvSalts", "ObservationKind", "array_state_members", "register_game", "get_game", "game_names", "check_game", "TEAMS", "NO_WINNER"]
 
 TEAMS = (0, 1)
 NO_WINNER = -1  # ``winner`` of a game that goes on, or was truncated
@@ -61,6 +61,21 @@ class EnvSalts:
                     or not (0 <= int(value) < 1 << 64):
                 raise ValueError(f"EnvSalts.{name} must be an int 0..2**64-1, got {value!r}")
             object.__setattr__(self, name, int(value))
+
+
+@dataclass(frozen=True)
+class ObservationKind:
+    """An observation form a game offers besides its ``features`` (``GameSpec.observe``), which the envs'
+    ``observation=`` option picks by name.
+
+    ``encode(state, team, config)``: batched, from ``team``'s side (an int or int [B]): an array with a
+    leading batch axis, or a dict of such arrays. ``space()``: the Gymnasium space of one game's
+    observation (a Box, or a Dict of Boxes keyed as ``encode``'s dict), built on first use (so that the
+    protocol imports no Gymnasium).
+    """
+
+    encode: Callable[..., Any]
+    space: Callable[[], Any]
 
 
 @dataclass(frozen=True)
@@ -124,6 +139,37 @@ class GameSpec:
       ``salts``: the :class:`EnvSalts` the generic env families draw each episode's randomness with
       (default: the generic adapters' own).
 
+    Env options a game may offer (optional; the defaults keep an env as it is for every other game)
+      ``observation_kinds``: name -> :class:`ObservationKind`, the forms besides ``"features"`` that the
+      envs' ``observation=`` option takes (Gridiron's ``"planes"``).
+      ``score_unit(config) -> float`` or None: the points one unit of the learner envs' score shaping is
+      worth: with ``score_reward_scale`` c every learner step adds c * (change of own score - change of
+      the other's) / ``score_unit(config)`` (Gridiron's: the target score); the AEC and self-play
+      envs add c * (the step's change of that margin) to each team. None: the game offers no shaping
+      (``score_reward_scale`` must be 0).
+      ``orientation``: ``render_ansi`` and ``render_rgb`` take ``offence_up=`` (bool: turn the picture a
+      half turn while team two is on offence), the envs' ``offence_up`` option; False: the option must
+      be False.
+      ``illegal_entry(state, game, given, team) -> dict`` or None: the game's own ``info["illegal_action"]``
+      of action ``given`` (as passed: an int, maybe outside the space, or a bool) by ``team`` in game
+      ``game`` of ``state``, its ``"reason"`` the sentence a raise says after ``"game {g}: "``; the AEC env
+      puts ``"team"`` first. None: the adapters' own (``{"team", "action", "name", "reason"}``).
+      ``draws``: the game can end in a draw; False: the AEC env's end-of-game infos have no ``"draw"``.
+
+    A learner seat a game may shape (optional; None keeps the adapters' own, for every other game)
+      ``learner_start(seeds, config, learner, scenario) -> state``: a learner env's new episodes when
+      the start depends on the learner's team (``learner`` int [k]; ``scenario`` None or one of
+      ``scenarios``), such as a drive with the learner on a fixed side. None: ``init`` / ``build``.
+      ``learner_seat(state, config) -> int [k]``: the learner's team in a given position
+      (``reset(options={"state": ...})``), in place of ``learner_team``. None: ``learner_team``'s.
+      ``learner_reward(state, games, learner, score_before, forfeited, config) -> float64 [k]``: the
+      learner's reward of a step in slots ``games`` of ``state`` (``learner`` its team, ``score_before``
+      the score before its action, ``forfeited`` bool [k] lost by its illegal action) in place of +1 / -1
+      at a win / loss; score shaping adds to it. None: win / loss.
+      ``agent_view(state, config) -> (state, config)``: what an agent opponent (``act(state, config)``,
+      or a callable with ``needs_state``) is given of the games it acts in, for a game whose state wraps
+      another game's (Gridiron's drive: the engine's State and GameConfig). None: as they are.
+
     Scenarios (optional)
       ``scenarios``: None, or a mapping name -> named starting position with ``build(seeds, config) ->
       state`` (one game per uint64 seed, its open parts drawn from the seed), which the adapters start
@@ -165,8 +211,21 @@ class GameSpec:
     view: Callable[..., Any] | None = None
     scenarios: Any = None
     salts: EnvSalts = field(default_factory=EnvSalts)
+    observation_kinds: dict = field(default_factory=dict)
+    score_unit: Callable[[Any], float] | None = None
+    orientation: bool = False
+    illegal_entry: Callable[..., dict] | None = None
+    draws: bool = True
+    learner_start: Callable[..., Any] | None = None
+    learner_seat: Callable[..., np.ndarray] | None = None
+    learner_reward: Callable[..., np.ndarray] | None = None
+    agent_view: Callable[..., tuple] | None = None
 
     def __post_init__(self):
+        if "features" in self.observation_kinds or not all(
+                isinstance(k, str) and isinstance(v, ObservationKind) for k, v in self.observation_kinds.items()):
+            raise ValueError(f"GameSpec {self.name!r}: observation_kinds must map names other than 'features' "
+                             "to ObservationKind records")
         if not isinstance(self.salts, EnvSalts):
             raise ValueError(f"GameSpec {self.name!r}: salts must be an EnvSalts, got {self.salts!r}")
         if len(self.action_names) != self.num_actions:
@@ -340,3 +399,4 @@ register_game("table_football", "gridiron_env.table_football.game:GAME")
 register_game("sports_dice", "gridiron_env.sports_dice.game:GAME")
 register_game("touchdown", "gridiron_env.touchdown.game:GAME")
 register_game("touchdown_drive", "gridiron_env.touchdown.game:DRIVE")
+register_game("gridiron_drive", "gridiron_env.gridiron.drive:DRIVE")

@@ -70,6 +70,46 @@ def check_options(options, allowed) -> dict:
     return dict(options)
 
 
+# --- options a game may offer (GameSpec.observation_kinds, score_unit, orientation) ----------------------
+
+def observation_kinds(game: GameSpec) -> tuple:
+    """The names the envs' ``observation=`` option takes for ``game``: "features" and the game's own."""
+    return ("features",) + tuple(game.observation_kinds)
+
+
+def observation_encoder(game: GameSpec, kind: str):
+    """``encode(state, team, config)`` of observation ``kind`` (checked: ValueError naming the allowed)."""
+    check_choice("observation", kind, observation_kinds(game))
+    return game.observe if kind == "features" else game.observation_kinds[kind].encode
+
+
+def check_score_scale(game: GameSpec, value) -> float:
+    """``score_reward_scale``: a finite number >= 0, and 0 for a game without ``score_unit``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not np.isfinite(value) \
+            or value < 0:
+        raise ValueError(f"score_reward_scale must be a finite number >= 0, got {value!r}")
+    if value and game.score_unit is None:
+        raise ValueError(f"score_reward_scale must be 0 for {game.name!r}: the game offers no score shaping, "
+                         f"got {value!r}")
+    return float(value)
+
+
+def check_offence_up(game: GameSpec, value) -> bool:
+    """``offence_up``: True or False, and False for a game whose pictures have no orientation option."""
+    if not isinstance(value, bool):
+        raise ValueError(f"offence_up must be True or False, got {value!r}")
+    if value and not game.orientation:
+        raise ValueError(f"offence_up must be False for {game.name!r}: its pictures have one orientation")
+    return value
+
+
+def index_obs(obs, i):
+    """Game (or rows) ``i`` of a batched observation: an array, or a dict of arrays."""
+    if isinstance(obs, dict):
+        return {k: v[i] for k, v in obs.items()}
+    return obs[i]
+
+
 # --- actions as callers pass them ---------------------------------------------------------------------
 
 def is_action_int(value) -> bool:
@@ -122,10 +162,13 @@ def batch_actions(actions, n: int, num_actions: int):
 
 
 def illegal_entry(game: GameSpec, state, index: int, given, team: int) -> dict:
-    """The ``info["illegal_action"]`` of action ``given`` (as passed) by ``team`` in game ``index``:
-    ``{"team", "action", "name", "reason"}`` (``name`` None when it is not an id of the space)."""
+    """The ``info["illegal_action"]`` of action ``given`` (as passed) by ``team`` in game ``index``: the
+    game's own (``GameSpec.illegal_entry``) or the adapters' ``{"team", "action", "name", "reason"}``
+    (``name`` None when it is not an id of the space)."""
     if isinstance(given, np.generic):
         given = given.item()
+    if game.illegal_entry is not None:
+        return dict(game.illegal_entry(state, index, given, team))
     legal = [game.action_names[i] for i in np.flatnonzero(game.legal_mask(game.take(state, [index]))[0])]
     entry = {"team": AGENTS[team], "action": given, "name": None}
     if not is_action_int(given):
@@ -218,8 +261,11 @@ def scenario_of(scenario, games):
     return scenario
 
 
-def new_games(game: GameSpec, seeds, config, scenario=None):
-    """New games, one per uint64 seed: the game's own start, or the scenario's (a :func:`get_scenario`)."""
+def new_games(game: GameSpec, seeds, config, scenario=None, learner=None):
+    """New games, one per uint64 seed: the game's own start, or the scenario's (a :func:`get_scenario`);
+    for a learner env (``learner``: the learner's team per game) of a game with ``learner_start``, that."""
+    if learner is not None and game.learner_start is not None:
+        return game.learner_start(seeds, config, learner, scenario)
     if scenario is None:
         return game.init(len(seeds), 0, config, seeds=seeds)
     return scenario.build(seeds, config)
@@ -272,8 +318,10 @@ class RandomPolicy:
 
 
 class CallablePolicy:
-    """A callable ``(observations float32 [k, N], int8 masks [k, A]) -> actions [k]``, the observations from
-    its own side; if it takes a ``games=`` keyword it also gets the env slots it acts in."""
+    """A callable ``(observations [k, ...], int8 masks [k, A]) -> actions [k]``, the observations from its
+    own side in the env's observation kind (None when it has ``needs_observation = False``); if it takes
+    a ``games=`` keyword it also gets the env slots it acts in, and if it has ``reset_games(games,
+    seeds)`` it is told each new episode's seed per slot."""
 
     kind = "callable"
 
@@ -285,14 +333,27 @@ class CallablePolicy:
                                                         for p in params.values())
         except (TypeError, ValueError):
             self.takes_games = False
+        self.needs_observation = getattr(fn, "needs_observation", True) is not False
+        self._reset_games = getattr(fn, "reset_games", None)
 
     def reset_games(self, n, games, seeds) -> None:
-        pass
+        if self._reset_games is not None:
+            self._reset_games(games, seeds)
 
     def actions(self, game: GameSpec, sub_state, config, games, obs_fn) -> np.ndarray:
-        obs = obs_fn(sub_state)
+        obs = obs_fn(sub_state) if self.needs_observation else None
         mask = game.legal_mask(sub_state).astype(np.int8)
         return self.fn(obs, mask, games=games) if self.takes_games else self.fn(obs, mask)
+
+
+class StatePolicy(CallablePolicy):
+    """A callable with ``needs_state = True``: ``(state of the k games it acts in, config, games=slots) ->
+    actions [k]`` (it reads the engine state itself; ``reset_games`` as :class:`CallablePolicy`)."""
+
+    kind = "state"
+
+    def actions(self, game: GameSpec, sub_state, config, games, obs_fn) -> np.ndarray:
+        return self.fn(*agent_view(game, sub_state, config), games=games)
 
 
 class AgentPolicy:
@@ -314,16 +375,24 @@ class AgentPolicy:
     def actions(self, game: GameSpec, sub_state, config, games, obs_fn) -> np.ndarray:
         if hasattr(self.agent, "reset"):
             self.agent.reset(self.seeds[games].astype(np.int64))
-        return self.agent.act(sub_state, config)
+        return self.agent.act(*agent_view(game, sub_state, config))
+
+
+def agent_view(game: GameSpec, state, config) -> tuple:
+    """(state, config) as the game's agents read them (``GameSpec.agent_view``; None: as they are)."""
+    return (state, config) if game.agent_view is None else game.agent_view(state, config)
 
 
 def make_policy(opponent, salt=_DEFAULT_SALTS.opponent):
     """The opponent of a learner env: None (uniformly random legal actions, from the stream ``salt``), an
-    agent with ``act``, or a callable ``(obs, mask) -> actions``; ValueError for anything else."""
+    agent with ``act``, a callable with ``needs_state = True`` (:class:`StatePolicy`) or a callable
+    ``(obs, mask) -> actions`` (:class:`CallablePolicy`); ValueError for anything else."""
     if opponent is None:
         return RandomPolicy(salt)
     if hasattr(opponent, "act") and callable(opponent.act):
         return AgentPolicy(opponent)
+    if callable(opponent) and getattr(opponent, "needs_state", False) is True:
+        return StatePolicy(opponent)
     if callable(opponent):
         return CallablePolicy(opponent)
     raise ValueError("opponent must be None (uniformly random legal actions), an agent with act(state, config, "

@@ -4,7 +4,7 @@ A lone env reset with seed s + i plays exactly like game i of a vector env reset
 same actions), and every option means the same in both (see :class:`~.vector.GameVectorEnv`).
 
 Observation: float32 [obs size] from the learner's side (``game.observe``; bounds
-``game.observation_bounds``). Action: ``Discrete(game.num_actions)``. ``info["action_mask"]``: int8 [A],
+``game.observation_bounds``), or with ``observation=`` a kind of ``game.observation_kinds`` that form. Action: ``Discrete(game.num_actions)``. ``info["action_mask"]``: int8 [A],
 the learner's legal actions (once the episode is over only ``game.ignored_action``, never all zero);
 ``action_masks()`` returns it as bool (sb3-contrib). ``info["learner_team"]``: the learner's agent name.
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 
-from .common import RENDER_MODES, check_options, check_render_mode, check_seed, get_scenario, one_action
+from .common import RENDER_MODES, check_options, check_render_mode, check_seed, get_scenario, index_obs, one_action
 from .vector import LearnerCore
 
 __all__ = ["GameEnv"]
@@ -36,14 +36,17 @@ class GameEnv(gymnasium.Env):
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
 
     def __init__(self, *, game="table_football", variant="basic", learner_team="random", opponent=None,
-                 illegal_action="lose", config=None, max_episode_steps=None, render_mode=None, scenario=None):
+                 observation="features", illegal_action="lose", score_reward_scale=0.0, config=None,
+                 max_episode_steps=None, render_mode=None, offence_up=False, scenario=None):
         self._core = LearnerCore(1, game=game, variant=variant, learner_team=learner_team, opponent=opponent,
                                  illegal_action=illegal_action, config=config,
-                                 max_episode_steps=max_episode_steps, scenario=scenario)
+                                 max_episode_steps=max_episode_steps, scenario=scenario, observation=observation,
+                                 score_reward_scale=score_reward_scale, offence_up=offence_up)
         self.game = self._core.game
         self.observation_space = self._core.single_observation_space
         self.action_space = self._core.single_action_space
         self.render_mode = check_render_mode(render_mode)
+        self.offence_up = self._core.offence_up
 
     @property
     def config(self):
@@ -73,7 +76,7 @@ class GameEnv(gymnasium.Env):
         else:  # the next episode of the same seed's stream
             seeds = None
         self._core.reset(_SLOT, seeds, options.get("state"), options.get("scenario"))
-        return self._core.observation()[0], self._info()
+        return index_obs(self._core.observation(), 0), self._info()
 
     def step(self, action):
         if not self._core.started:
@@ -81,7 +84,7 @@ class GameEnv(gymnasium.Env):
         a, given = one_action(action, self.game.num_actions)
         core = self._core
         core.step(np.array([a]), _SLOT, None if given is None else [given])
-        return (core.observation()[0], float(core.reward[0]), bool(core.terminated[0]), bool(core.truncated[0]),
+        return (index_obs(core.observation(), 0), float(core.reward[0]), bool(core.terminated[0]), bool(core.truncated[0]),
                 self._info())
 
     def _info(self) -> dict:

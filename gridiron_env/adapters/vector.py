@@ -24,9 +24,10 @@ from gymnasium.vector.utils import batch_space
 
 from ..protocol import GameSpec, get_game
 from .common import (
-    AGENTS, ILLEGAL_ACTION_MODES, LEARNER_TEAMS, RENDER_MODES, batch_actions, check_choice, check_options,
-    check_positive_int, check_render_mode, check_seed, episode_seeds, forfeit_note, get_scenario, illegal_entry,
-    learner_teams, make_policy, masks_for, new_games, scenario_groups, scenario_of, scenario_option,
+    AGENTS, ILLEGAL_ACTION_MODES, LEARNER_TEAMS, RENDER_MODES, batch_actions, check_choice, check_offence_up,
+    check_options, check_positive_int, check_render_mode, check_score_scale, check_seed, episode_seeds,
+    forfeit_note, get_scenario, illegal_entry, index_obs, learner_teams, make_policy, masks_for, new_games,
+    observation_encoder, scenario_groups, scenario_of, scenario_option,
 )
 
 __all__ = ["LearnerCore", "GameVectorEnv", "parse_autoreset_mode", "expand_infos"]
@@ -46,7 +47,11 @@ def parse_autoreset_mode(value) -> AutoresetMode:
                      f"got {value!r}")
 
 
-def observation_space(game: GameSpec) -> spaces.Box:
+def observation_space(game: GameSpec, kind: str = "features"):
+    """One game's observation space of ``kind`` ("features": a float32 Box; else the game's own kind's)."""
+    observation_encoder(game, kind)  # checks the name
+    if kind != "features":
+        return game.observation_kinds[kind].space()
     low, high = game.observation_bounds
     return spaces.Box(low, high, (game.observation_size,), np.float32)
 
@@ -54,14 +59,15 @@ def observation_space(game: GameSpec) -> spaces.Box:
 class LearnerCore:
     """N whole games with one learner seat each (see the module doc).
 
-    After :meth:`reset` / :meth:`step`: ``reward`` float64 [N] (of the last step), ``terminated`` /
+    After :meth:`reset` / :meth:`step`: ``reward`` float32 [N] (of the last step), ``terminated`` /
     ``truncated`` bool [N] (the slot's episode is over), ``illegal`` object [N] (the illegal-action info of
     games the learner lost that way in the last step, else None), ``forfeit_winner`` int64 [N] (the team
     that won by the other's illegal action, -1 none).
     """
 
     def __init__(self, num_games, *, game="table_football", variant="basic", learner_team="random",
-                 opponent=None, illegal_action="lose", config=None, max_episode_steps=None, scenario=None):
+                 opponent=None, illegal_action="lose", config=None, max_episode_steps=None, scenario=None,
+                 observation="features", score_reward_scale=0.0, offence_up=False):
         self.game = get_game(game)
         # every episode (autoresets included) starts from this named position unless a reset names another
         self.scenario = None if scenario is None else get_scenario(self.game, scenario)
@@ -72,6 +78,10 @@ class LearnerCore:
         self.variant = variant
         self.learner_team = learner_team
         self.illegal_action = illegal_action
+        self.observation_kind = observation
+        self._encode = observation_encoder(self.game, observation)
+        self.score_reward_scale = check_score_scale(self.game, score_reward_scale)
+        self.offence_up = check_offence_up(self.game, offence_up)
         self.salts = self.game.salts  # this game's streams for episodes, learner seats and the opponent
         self.opponent = make_policy(opponent, self.salts.opponent)
         self.max_episode_steps = check_positive_int("max_episode_steps", max_episode_steps, allow_none=True)
@@ -81,12 +91,13 @@ class LearnerCore:
         self.base_seed = np.zeros(n, dtype=np.uint64)
         self.episode = np.zeros(n, dtype=np.uint64)
         self.elapsed = np.zeros(n, dtype=np.int64)
-        self.reward = np.zeros(n, dtype=np.float64)
+        # float32, as the policies train on them (a shaped reward is rounded once, here)
+        self.reward = np.zeros(n, dtype=np.float32)
         self.terminated = np.zeros(n, dtype=bool)
         self.truncated = np.zeros(n, dtype=bool)
         self.illegal = np.full(n, None, dtype=object)
         self.forfeit_winner = np.full(n, -1, dtype=np.int64)
-        self.single_observation_space = observation_space(self.game)
+        self.single_observation_space = observation_space(self.game, observation)
         self.single_action_space = spaces.Discrete(self.game.num_actions)
 
     @property
@@ -114,6 +125,7 @@ class LearnerCore:
         else:
             self.episode[games] += np.uint64(1)
         e = episode_seeds(self.base_seed[games], self.episode[games], self.salts.episode)
+        learner = learner_teams(self.learner_team, e, self.salts.learner)
         if state is not None:
             if not isinstance(state, game.state_class) or game.batch_size(state) != games.size:
                 raise ValueError(f"options['state'] must be a {game.state_class.__name__} of {games.size} "
@@ -123,19 +135,21 @@ class LearnerCore:
             except Exception as err:  # the engine's own message says which game and why
                 raise ValueError(f"options['state'] is not a valid position of this config: {err}") from err
             new = game.copy(state)
+            if game.learner_seat is not None:  # the position seats the learner (GameSpec.learner_seat)
+                learner = np.asarray(game.learner_seat(new, self.config), dtype=np.int64)
         elif len(groups) == 1 and groups[0][1].size == games.size:  # one scenario for every slot
-            new = new_games(game, e, self.config, groups[0][0])
+            new = new_games(game, e, self.config, groups[0][0], learner)
         else:
-            new = new_games(game, e, self.config)
+            new = new_games(game, e, self.config, learner=learner)
             for sc, rows in groups:
-                game.put(new, rows, new_games(game, e[rows], self.config, sc))
+                game.put(new, rows, new_games(game, e[rows], self.config, sc, learner[rows]))
         if self.state is None:
             if games.size != self.n:
                 raise RuntimeError("the first reset must start every game")
             self.state = new
         else:
             game.put(self.state, games, new)
-        self.learner[games] = learner_teams(self.learner_team, e, self.salts.learner)
+        self.learner[games] = learner
         self.opponent.reset_games(self.n, games, e)
         self.elapsed[games] = 0
         self.reward[games] = 0.0
@@ -171,12 +185,13 @@ class LearnerCore:
         bad = np.flatnonzero(~legal & ~already)
         if bad.size:
             self._illegal_actions(games[bad], actions[bad] if given is None else given[bad])
+        prev_score = game.score(s)[games] if self.score_reward_scale or game.learner_reward else None
         go = games[legal & ~already]
         if go.size:
             self._engine_step(go, actions[legal & ~already], "the learner")
             self._play_opponent(go)
         self.elapsed[games] += 1
-        self._results(games)
+        self._results(games, prev_score)
 
     def _engine_step(self, games, actions, who: str) -> None:
         """Step slots ``games`` (a sub-batch: the engine's games are independent, so nothing else moves)."""
@@ -232,15 +247,25 @@ class LearnerCore:
             self._engine_step(games, chosen.astype(np.int64), "the opponent")
 
     def _opponent_observation(self, sub_state):
-        return self.game.observe(sub_state, self.game.to_act(sub_state), self.config)
+        return self._encode(sub_state, self.game.to_act(sub_state), self.config)
 
-    def _results(self, games) -> None:
+    def _results(self, games, prev_score=None) -> None:
+        """Rewards and episode ends of ``games`` after a learner step; ``prev_score`` (int [k, 2], with
+        score shaping on) the score before it."""
         game, s = self.game, self.state
         forfeited = self.forfeit_winner[games] >= 0
         winner = np.where(forfeited, self.forfeit_winner[games], game.winner(s)[games])
         terminated = game.terminated(s)[games] | forfeited
         own = self.learner[games]
-        reward = np.where(terminated, (winner == own).astype(np.float64) - (winner == 1 - own), 0.0)
+        if game.learner_reward is not None:  # the game's own reward (GameSpec.learner_reward)
+            reward = game.learner_reward(s, games, own, prev_score, forfeited, self.config)
+        else:
+            reward = np.where(terminated, (winner == own).astype(np.float64) - (winner == 1 - own), 0.0)
+        if self.score_reward_scale:  # score shaping: the learner's margin gained this step, in score units
+            r = np.arange(games.size)
+            delta = game.score(s)[games] - prev_score
+            margin = delta[r, own] - delta[r, 1 - own]
+            reward = reward + self.score_reward_scale * margin / game.score_unit(self.config)
         truncated = game.truncated(s)[games] & ~terminated
         if self.max_episode_steps is not None:
             truncated |= (self.elapsed[games] >= self.max_episode_steps) & ~terminated
@@ -250,13 +275,14 @@ class LearnerCore:
 
     # --- views ------------------------------------------------------------------------------------------
 
-    def observation(self, games=None) -> np.ndarray:
-        """float32 [k, N]: the learner's observations."""
+    def observation(self, games=None):
+        """The learner's observations of ``games`` (default all): float32 [k, N] for "features", else the
+        game's own kind's (an array or a dict of arrays, leading axis k)."""
         game = self.game
         if games is None:
-            return game.observe(self.state, self.learner, self.config)
+            return self._encode(self.state, self.learner, self.config)
         games = np.asarray(games, dtype=np.int64)
-        return game.observe(game.take(self.state, games), self.learner[games], self.config)
+        return self._encode(game.take(self.state, games), self.learner[games], self.config)
 
     def masks(self) -> np.ndarray:
         """bool [N, A]: the learner's legal actions; only ``game.ignored_action`` where its action would be
@@ -269,12 +295,15 @@ class LearnerCore:
         return _AGENT_NAMES[self.learner if games is None else self.learner[games]]
 
     def render(self, mode: str, index: int):
-        """One slot drawn by the game ("ansi" a str, "rgb_array" uint8 [H, W, 3]); a forfeit is noted in text."""
+        """One slot drawn by the game ("ansi" a str, "rgb_array" uint8 [H, W, 3]), turned by ``offence_up``
+        for a game with ``orientation``. A forfeit the game cannot record (``forfeit`` None: the state
+        stays where the illegal action was tried) is noted under the text."""
         game = self.game
+        turn = {"offence_up": self.offence_up} if game.orientation else {}
         if mode == "rgb_array":
-            return game.render_rgb(self.state, index)
-        text = game.render_ansi(self.state, index)
-        if self.forfeit_winner[index] >= 0:
+            return game.render_rgb(self.state, index, **turn)
+        text = game.render_ansi(self.state, index, **turn)
+        if self.forfeit_winner[index] >= 0 and game.forfeit is None:
             text += "\n" + forfeit_note(int(self.forfeit_winner[index]))
         return text
 
@@ -291,8 +320,12 @@ class GameVectorEnv(VectorEnv):
 
     Options: ``game`` (a registered name or a GameSpec) and ``variant`` (set by the registered id),
     ``learner_team`` "one" / "two" / "random" (per episode, from the seed), ``opponent`` (None: uniformly
-    random legal actions; an agent with ``act(state, config, games)``; or a callable ``(obs, mask) ->
-    actions``), ``illegal_action`` "lose" / "raise", ``config`` (the game's config or a dict of its
+    random legal actions; an agent with ``act(state, config, games)``; a callable with ``needs_state =
+    True`` taking ``(state, config, games=)``; or a callable ``(obs, mask) -> actions``, given None for
+    obs when it has ``needs_observation = False``; see :mod:`.common`), ``observation`` "features" or a
+    kind of ``game.observation_kinds`` (Gridiron's "planes": a dict of arrays), ``score_reward_scale``
+    (>= 0, a game with ``score_unit``: each step adds c * margin change / score unit), ``offence_up``
+    (a game with ``orientation``: pictures turned with the offence), ``illegal_action`` "lose" / "raise", ``config`` (the game's config or a dict of its
     fields), ``max_episode_steps`` (learner steps, truncated here: ``make_vec`` adds no TimeLimit),
     ``autoreset_mode`` NEXT_STEP (default) / SAME_STEP (terminal obs and info in ``infos["final_obs"]``,
     ``infos["final_info"]``) / DISABLED (``reset(options={"reset_mask": mask})``), ``render_mode``,
@@ -309,16 +342,19 @@ class GameVectorEnv(VectorEnv):
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4, "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, num_envs=1, *, game="table_football", variant="basic", learner_team="random",
-                 opponent=None, illegal_action="lose", config=None, max_episode_steps=None,
-                 autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None, scenario=None):
+                 opponent=None, observation="features", illegal_action="lose", score_reward_scale=0.0,
+                 config=None, max_episode_steps=None, autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None,
+                 offence_up=False, scenario=None):
         self._core = LearnerCore(num_envs, game=game, variant=variant, learner_team=learner_team,
                                  opponent=opponent, illegal_action=illegal_action, config=config,
-                                 max_episode_steps=max_episode_steps, scenario=scenario)
+                                 max_episode_steps=max_episode_steps, scenario=scenario, observation=observation,
+                                 score_reward_scale=score_reward_scale, offence_up=offence_up)
         self.game = self._core.game
         self.num_envs = self._core.n
         self.autoreset_mode = parse_autoreset_mode(autoreset_mode)
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         self.render_mode = check_render_mode(render_mode)
+        self.offence_up = self._core.offence_up
         self.single_observation_space = self._core.single_observation_space
         self.single_action_space = self._core.single_action_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -394,7 +430,7 @@ class GameVectorEnv(VectorEnv):
             if self.autoreset_mode == AutoresetMode.SAME_STEP and done.any():
                 ended = np.flatnonzero(done)
                 final = (ended, core.observation(ended), self._infos(ended))
-        reward = core.reward.copy()
+        reward = core.reward.astype(np.float64)
         terminated, truncated = core.terminated.copy(), core.truncated.copy()
         if final is not None:
             core.reset(final[0])
@@ -403,7 +439,7 @@ class GameVectorEnv(VectorEnv):
             ended, obs, info = final
             final_obs = np.full(n, None, dtype=object)
             for j, g in enumerate(ended.tolist()):
-                final_obs[g] = obs[j]
+                final_obs[g] = index_obs(obs, j)
             infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
             infos["final_info"], infos["_final_info"] = expand_infos(info, ended, n), done.copy()
         return core.observation(), reward, terminated, truncated, infos

@@ -20,6 +20,8 @@ before the first down).
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from ..config import GameConfig
@@ -27,14 +29,15 @@ from ..core import engine
 from ..core.actions import ACTION_NAMES, END_TURN, NUM_ACTIONS, action_id
 from ..core.diagram import from_diagram, to_diagram
 from ..core.invariants import check_invariants
-from ..core.observe import FEATURE_LAYOUT, FEATURES_SIZE, OBS_HIGH, OBS_LOW, observe
+from ..core.observe import FEATURE_LAYOUT, FEATURES_SIZE, N_PLANES, OBS_HIGH, OBS_LOW, SCALARS_SIZE, observe, observe_planes
+from ..core.geometry import N_LANES, N_ROWS
 from ..core.rules import IllegalActionError
 from ..core.state import State
 from ..core.visibility import team_view
-from ..protocol import EnvSalts, GameSpec, array_state_members
+from ..protocol import EnvSalts, GameSpec, ObservationKind, array_state_members
 from ..scenarios import SCENARIOS
 
-__all__ = ["GAME", "DRAW", "SALTS"]
+__all__ = ["GAME", "DRAW", "SALTS", "illegal_entry"]
 
 DRAW = 2  # the protocol's draw code; Gridiron never ends in a draw
 
@@ -56,16 +59,46 @@ def _forfeit(state, games, loser, config=None):
     engine.forfeit(state, games, loser)
 
 
-def _render_ansi(state, game=0):
+def _render_ansi(state, game=0, offence_up=False):
     from ..render import render_ansi
 
-    return render_ansi(state, game)
+    return render_ansi(state, game, offence_up=offence_up)
 
 
-def _render_rgb(state, game=0):
+def _render_rgb(state, game=0, offence_up=False):
     from ..render import render_rgb
 
-    return render_rgb(state, game)
+    return render_rgb(state, game, offence_up=offence_up)
+
+
+def _planes(state, team, config=None):
+    planes, scalars = observe_planes(state, team, config)
+    return {"planes": planes, "scalars": scalars}
+
+
+def _planes_space():
+    from gymnasium import spaces
+
+    return spaces.Dict({
+        "planes": spaces.Box(0, 1, (N_PLANES, N_ROWS, N_LANES), np.uint8),
+        "scalars": spaces.Box(OBS_LOW, OBS_HIGH, (SCALARS_SIZE,), np.float32),
+    })
+
+
+def illegal_entry(state, game, given, team=None) -> dict:
+    """Gridiron's ``info["illegal_action"]``: ``{"action": as given, "name", "reason"}`` (the team is not
+    named: the learner envs have one seat; the AEC env adds ``"team"``)."""
+    if isinstance(given, np.generic):
+        given = given.item()
+    if not isinstance(given, numbers.Integral) or isinstance(given, (bool, np.bool_)):
+        return {"action": given, "name": None,
+                "reason": f"action {given!r} is not an integer action id (an int 0..{NUM_ACTIONS - 1}; "
+                          "a bool is not one)"}
+    a = int(given)
+    if not (0 <= a < NUM_ACTIONS):
+        return {"action": a, "name": None, "reason": f"action {a} is outside the action space 0..{NUM_ACTIONS - 1}"}
+    legal = [ACTION_NAMES[i] for i in np.flatnonzero(state.legal[game])]
+    return {"action": a, "name": ACTION_NAMES[a], "reason": f"{ACTION_NAMES[a]!r} (id {a}) is not legal now; legal: {legal}"}
 
 
 def _check_invariants(state, config=None):
@@ -100,4 +133,9 @@ GAME = GameSpec(
     view=lambda state, team: team_view(state, team=team),  # the hidden ball, the other team's special
     scenarios=SCENARIOS,
     salts=SALTS,
+    observation_kinds={"planes": ObservationKind(encode=_planes, space=_planes_space)},
+    score_unit=lambda config: config.target_score,  # shaping in target scores, as Gridiron's envs have it
+    orientation=True,
+    illegal_entry=illegal_entry,
+    draws=False,
 )
