@@ -206,14 +206,14 @@ def test_the_lone_bookkeeping_is_the_engine_s_on_every_square():
     for base in _positions(config, 3, 11):
         for team in (0, 1):
             for square in range(0, 540, 7):
-                _same_as_engine(base, config, lambda s: lone._ball_dead(s, team, square),
+                _same_as_engine(base, config, lambda s: lone._ball_dead(s, 0, team, square),
                                 lambda s: engine._ball_dead(s, one, np.array([team]), np.array([square])))
             for square in range(0, 540, 11):  # a fumble around any square, an interception at any receiver
-                _same_as_engine(base, config, lambda s: lone._start_fumble(s, square, team, 1 - team, team),
+                _same_as_engine(base, config, lambda s: lone._start_fumble(s, 0, square, team, 1 - team, team),
                                 lambda s: engine._start_fumble(s, one, np.array([square]), np.array([team]),
                                                                np.array([1 - team]), np.array([team])))
                 thrower = int(base.ball_square[0])
-                _same_as_engine(base, config, lambda s: lone._intercept(s, team, square, thrower),
+                _same_as_engine(base, config, lambda s: lone._intercept(s, 0, team, square, thrower),
                                 lambda s: engine._intercept(s, one, np.array([team]), np.array([square]),
                                                             np.array([thrower])))
         offence = int(base.offence[0])
@@ -225,7 +225,7 @@ def test_the_lone_bookkeeping_is_the_engine_s_on_every_square():
                         s.board[0, square] = slot
                         s.player_square[0, slot] = square
                 _same_as_engine(
-                    base, config, lambda s: (put(s), lone._gain_possession(s, slot, s.player_square[0, slot].item())),
+                    base, config, lambda s: (put(s), lone._gain_possession(s, 0, slot, s.player_square[0, slot].item())),
                     lambda s: (put(s), engine._gain_possession(s, one, np.array([slot]))))
         for overtime in (False, True):
             for opener_score in (0, 6, 7, 9):
@@ -238,7 +238,7 @@ def test_the_lone_bookkeeping_is_the_engine_s_on_every_square():
                                 s.overtime_points[0] = (min(opener_score, 5), min(other_score, 3))
                                 s.drives[0] = drives
                             _same_as_engine(
-                                base, config, lambda s: (edit(s), lone._change_possession(s, team, 100 + offence)),
+                                base, config, lambda s: (edit(s), lone._change_possession(s, 0, team, 100 + offence)),
                                 lambda s: (edit(s), engine._change_possession(s, one, team, 100 + offence)))
 
 

@@ -1055,10 +1055,10 @@ _BOARD_DTYPE = np.dtype(np.int8)
 
 def _step_game_by_game(s: State, games, actions, config, chance) -> list:
     """Step each of ``games`` (ints; ``actions``: every game's action id, the stepped ones checked legal and
-    live) through lone.step_one, in place on its one-row views of ``s``, telling it the checks are done;
-    returns the games it declined, in order."""
-    views, step_one = s.game_views(), _lone.step_one
-    return [game for game in games if step_one(views[game], actions[game], config, chance, True, True) is None]
+    live) through lone.step_one, in place on its row of ``s``, telling it the checks are done; returns the
+    games it declined, in order."""
+    step_one = _lone.step_one
+    return [game for game in games if step_one(s, actions[game], config, chance, True, True, game) is None]
 
 
 def start_drive(state: State, games, team, los_row, lane, config: GameConfig | None = None) -> None:

@@ -20,7 +20,9 @@ step; every rule test runs over both paths). ``engine.step`` takes this path for
 ``active`` mask (or a one-game mask that is True); an illegal action, a finished game or an unusual action
 type goes the batched way, which raises or handles it as before. A small batch (up to
 ``engine.LONE_BATCH_LIMIT`` games, counter streams) is checked by the engine and then stepped here game by
-game, in place on each game's one-row views (``State.game_views``).
+game, in place: every function takes the state and a game ``g`` (its row, 0 for a batch of one) and reads
+and writes that row alone, so a batch is stepped without one-row views of its 37 fields (making them cost
+about 6 us a game, more than the engine's checks of the whole batch).
 """
 
 from __future__ import annotations
@@ -143,24 +145,24 @@ def _int8(b: int) -> int:
 
 # --- legal mask ------------------------------------------------------------------------------------------
 
-def _legal_play(s: State, mask: bytearray) -> bool:
+def _legal_play(s: State, g: int, mask: bytearray) -> bool:
     """Write the legal ids of the lone game in PLAY into ``mask`` (End turn included); True when anything
     but End turn is legal. The same rules as legal._legal_play, game by game."""
-    team = s.to_act.item()
-    offence = s.offence.item()
+    team = s.to_act.item(g)
+    offence = s.offence.item(g)
     side = 0 if team == offence else 1
     defending = side == 1
-    squares = s.player_square.tolist()[0]
+    squares = s.player_square[g].tolist()
     base = 11 * side
     mine = squares[base:base + 11]
-    points = s.points.tolist()[0]
+    points = s.points[g].tolist()
     pts = points[team]
-    holder = s.ball_holder.item()
+    holder = s.ball_holder.item(g)
     own_carrier = holder >= 0 and (holder < 11) == (side == 0)
     enemy_carrier = holder if holder >= 0 and not own_carrier else -3
-    speedy = s.special.tolist()[0][offence] == _SPEEDY_QB
-    board = s.board.tobytes()
-    strong = s.strong.tobytes()
+    speedy = s.special.item(g, offence) == _SPEEDY_QB
+    board = s.board[g].tobytes()
+    strong = s.strong[g].tobytes()
 
     if pts > 0:
         # Moves (rules 13-14): what stands on each target square decides (one translate of the 88
@@ -188,9 +190,9 @@ def _legal_play(s: State, mask: bytearray) -> bool:
             mask[at:at + 88] = moves.to_bytes(88, "little")
 
     # Lead Blocker follow (rule 24).
-    fsq = s.follow_square.item()
+    fsq = s.follow_square.item(g)
     if fsq >= 0:
-        mover = s.follow_mover.item()
+        mover = s.follow_mover.item(g)
         at = _FOLLOW_BASE + base
         for k in range(11):
             if _DISTANCE[mine[k]][fsq] == 1 and base + k != mover:
@@ -198,7 +200,7 @@ def _legal_play(s: State, mask: bytearray) -> bool:
 
     # Carrier actions: push, gap, throw (rules 16-18).
     if own_carrier:
-        csq = s.ball_square.item()
+        csq = s.ball_square.item(g)
         qb_factor = 2 if holder == 0 and not speedy else 1
         if pts > 0:
             attacking = team == offence
@@ -222,8 +224,8 @@ def _legal_play(s: State, mask: bytearray) -> bool:
                         mask[_GAP_BASE + k] = 1
         two = pts >= 2
         allowed = int(two)
-        if two and not defending and not s.forward_pass_used.item() and (
-                _FRAME_ROW[team][csq] > _FRAME_ROW[team][s.los_row.item() * N_LANES]):
+        if two and not defending and not s.forward_pass_used.item(g) and (
+                _FRAME_ROW[team][csq] > _FRAME_ROW[team][s.los_row.item(g) * N_LANES]):
             allowed += 2
         row = ((team * _N_SQ1 + csq + 1) * _N_SQ1) + 1
         at = _THROW_BASE + base
@@ -263,12 +265,12 @@ def _push_line(board: bytes, line: list, attacking: bool, strong: bytes):
     return False, True
 
 
-def _legal_scramble(s: State, mask: bytearray) -> bool:
+def _legal_scramble(s: State, g: int, mask: bytearray) -> bool:
     """The blind steps of a fumble scramble: any free neighbour (rule 27), and End turn."""
-    team = s.to_act.item()
-    side = 0 if team == s.offence.item() else 1
-    mine = s.player_square.tolist()[0][11 * side:11 * side + 11]
-    board = s.board.tobytes()
+    team = s.to_act.item(g)
+    side = 0 if team == s.offence.item(g) else 1
+    mine = s.player_square[g].tolist()[11 * side:11 * side + 11]
+    board = s.board[g].tobytes()
     nb_team = _NEIGHBOUR[team]
     any_other = False
     at = _MOVE_BASE + side * 88
@@ -285,25 +287,25 @@ def _legal_scramble(s: State, mask: bytearray) -> bool:
     return any_other
 
 
-def _compute_legal(s: State) -> bool:
+def _compute_legal(s: State, g: int) -> bool:
     """Fill the lone game's mask; True when its turn may end on its own (in play, only End turn)."""
-    phase = s.phase.item()
+    phase = s.phase.item(g)
     if phase == PLAY or phase == SCRAMBLE:
         mask = bytearray(_NUM_ACTIONS)
         mask[0] = 1
-        other = _legal_play(s, mask) if phase == PLAY else _legal_scramble(s, mask)
-        s.legal[0] = np.frombuffer(mask, dtype=_MASK_DTYPE)
+        other = _legal_play(s, g, mask) if phase == PLAY else _legal_scramble(s, g, mask)
+        s.legal[g] = np.frombuffer(mask, dtype=_MASK_DTYPE)
         return not other
     if phase == KICK_DECISION:
         mask = bytearray(_NUM_ACTIONS)
         mask[A.PLAY_ON] = 1
-        los = _FRAME_ROW[s.offence.item()][s.los_row.item() * N_LANES]
+        los = _FRAME_ROW[s.offence.item(g)][s.los_row.item(g) * N_LANES]
         mask[A.FIELD_GOAL] = _FG_IN_RANGE[los]
-        if s.down.item() == 4:
+        if s.down.item(g) == 4:
             mask[A.PUNT_BASE:A.PUNT_BASE + STEP.config.longest_punt] = b"\1" * STEP.config.longest_punt
-        s.legal[0] = np.frombuffer(mask, dtype=_MASK_DTYPE)
+        s.legal[g] = np.frombuffer(mask, dtype=_MASK_DTYPE)
     else:
-        s.legal[0] = _PHASE_MASKS[phase]
+        s.legal[g] = _PHASE_MASKS[phase]
     return False
 
 
@@ -324,30 +326,30 @@ def _phase_masks():
 _PHASE_MASKS = _phase_masks()
 
 
-def _refresh(s: State) -> None:
+def _refresh(s: State, g: int) -> None:
     """engine._refresh for the lone game: the mask, then end turns that can only end."""
-    if not _compute_legal(s):
+    if not _compute_legal(s, g):
         return
     for _ in range(10_000):
-        if s.phase.item() == SCRAMBLE:
-            _scramble_step_done(s)
+        if s.phase.item(g) == SCRAMBLE:
+            _scramble_step_done(s, g)
         else:
-            _end_turn(s)
-        if not _compute_legal(s):
+            _end_turn(s, g)
+        if not _compute_legal(s, g):
             return
 
 
 # --- dice and turns --------------------------------------------------------------------------------------
 
-def _draws(s: State, high: int, count: int, what: str) -> list:
+def _draws(s: State, g: int, high: int, count: int, what: str) -> list:
     """``count`` draws in [0, high) for the lone game: from its counter stream, as CounterChance.draw gives
     them, or from the step's other chance source (``what`` names the draw, as the engine names it)."""
     chance = STEP.chance
     if type(chance) is not CounterChance:
-        return chance.draw(s, _ONE, high, count, what)[0].tolist()
-    key = s.rng_key.item()
-    counter = s.rng_counter.item()
-    s.rng_counter[0] = (counter + count) & MASK64
+        return chance.draw(s, _ONE if g == 0 else np.array([g]), high, count, what)[0].tolist()
+    key = s.rng_key.item(g)
+    counter = s.rng_counter.item(g)
+    s.rng_counter[g] = (counter + count) & MASK64
     out = []
     for k in range(count):
         v = int(float(splitmix64_int(key + (counter + k) * GOLDEN) >> 11) * UNIT_53 * high)
@@ -355,41 +357,41 @@ def _draws(s: State, high: int, count: int, what: str) -> list:
     return out
 
 
-def _begin_round(s: State, config) -> None:
+def _begin_round(s: State, g: int, config) -> None:
     """engine._begin_round for the lone game; the roll cap's dead ball goes the batched way."""
-    rolls = s.rolls.item() + 1
-    s.rolls[0] = rolls
+    rolls = s.rolls.item(g) + 1
+    s.rolls[g] = rolls
     if rolls > config.max_rolls_per_down:  # past the cap the ball is dead where it is (rule 12)
-        holder = s.ball_holder.item()
-        owner = _team_of(s, holder) if holder >= 0 else s.last_holder_team.item()
-        s.ball_hidden[0] = False
-        _ball_dead(s, owner, s.ball_square.item())
+        holder = s.ball_holder.item(g)
+        owner = _team_of(s, g, holder) if holder >= 0 else s.last_holder_team.item(g)
+        s.ball_hidden[g] = False
+        _ball_dead(s, g, owner, s.ball_square.item(g))
         return
-    f = _draws(s, 6, 4, "dice")
+    f = _draws(s, g, 6, 4, "dice")
     off_hi, off_lo = (f[0], f[1]) if f[0] >= f[1] else (f[1], f[0])
     def_hi, def_lo = (f[2], f[3]) if f[2] >= f[3] else (f[3], f[2])
     off_hi, off_lo, def_hi, def_lo = off_hi + 1, off_lo + 1, def_hi + 1, def_lo + 1
     off_pts = off_hi if off_hi >= def_hi else off_lo
     def_pts = def_hi if def_hi >= off_hi else def_lo
-    o = s.offence.item()
+    o = s.offence.item(g)
     dice = s.dice
-    dice[0, o, 0], dice[0, o, 1] = off_hi, off_lo
-    dice[0, 1 - o, 0], dice[0, 1 - o, 1] = def_hi, def_lo
-    points = s.points.tolist()[0]
-    s.points[0, o] = min(8, points[o] + off_pts)
-    s.points[0, 1 - o] = min(8, points[1 - o] + def_pts)
-    s.phase[0] = PLAY
-    s.to_act[0] = o
-    s.follow_square[0] = -1
+    dice[g, o, 0], dice[g, o, 1] = off_hi, off_lo
+    dice[g, 1 - o, 0], dice[g, 1 - o, 1] = def_hi, def_lo
+    points = s.points[g].tolist()
+    s.points[g, o] = min(8, points[o] + off_pts)
+    s.points[g, 1 - o] = min(8, points[1 - o] + def_pts)
+    s.phase[g] = PLAY
+    s.to_act[g] = o
+    s.follow_square[g] = -1
 
 
-def _end_turn(s: State) -> None:
-    s.follow_square[0] = -1
-    o = s.offence.item()
-    if s.to_act.item() == o:
-        s.to_act[0] = 1 - o
+def _end_turn(s: State, g: int) -> None:
+    s.follow_square[g] = -1
+    o = s.offence.item(g)
+    if s.to_act.item(g) == o:
+        s.to_act[g] = 1 - o
     else:
-        _begin_round(s, STEP.config)
+        _begin_round(s, g, STEP.config)
 
 
 # --- downs, possessions and scores (engine's bookkeeping, one game) -----------------------------------
@@ -400,240 +402,240 @@ _FG_TARGET = FIELD_GOAL_TARGET_BY_ROW.tolist()
 _FG_DISTANCE = field_goal_distance_for_row(np.arange(N_ROWS)).tolist()
 
 
-def _team_of(s: State, slot: int) -> int:
-    offence = s.offence.item()
+def _team_of(s: State, g: int, slot: int) -> int:
+    offence = s.offence.item(g)
     return offence if slot < 11 else 1 - offence
 
 
-def _start_down(s: State) -> None:
+def _start_down(s: State, g: int) -> None:
     """engine._start_down: clear the field for a new down; the offence picks its formation."""
-    offence = s.offence.item()
-    s.board[0] = -1
-    s.player_square[0] = -1
-    s.ball_square[0] = s.los_row.item() * N_LANES + s.los_lane.item()
-    s.ball_holder[0] = -1
-    s.ball_hidden[0] = False
-    s.last_holder_team[0] = offence
-    s.points[0] = 0
-    s.rolls[0] = 0
-    s.formation[0] = -1
-    s.strong[0] = False
-    s.forward_pass_used[0] = False
-    s.lead_blocker_used[0] = False
-    s.follow_square[0] = -1
-    s.follow_mover[0] = -1
-    s.scramble_step[0] = 0
-    s.phase[0] = OFFENCE_FORMATION
-    s.to_act[0] = offence
+    offence = s.offence.item(g)
+    s.board[g] = -1
+    s.player_square[g] = -1
+    s.ball_square[g] = s.los_row.item(g) * N_LANES + s.los_lane.item(g)
+    s.ball_holder[g] = -1
+    s.ball_hidden[g] = False
+    s.last_holder_team[g] = offence
+    s.points[g] = 0
+    s.rolls[g] = 0
+    s.formation[g] = -1
+    s.strong[g] = False
+    s.forward_pass_used[g] = False
+    s.lead_blocker_used[g] = False
+    s.follow_square[g] = -1
+    s.follow_mover[g] = -1
+    s.scramble_step[g] = 0
+    s.phase[g] = OFFENCE_FORMATION
+    s.to_act[g] = offence
 
 
-def _spot(s: State, square: int) -> None:
-    s.los_row[0] = _ROW[square]
-    s.los_lane[0] = min(max(_LANE[square], HASH_BAND[0]), HASH_BAND[-1])
+def _spot(s: State, g: int, square: int) -> None:
+    s.los_row[g] = _ROW[square]
+    s.los_lane[g] = min(max(_LANE[square], HASH_BAND[0]), HASH_BAND[-1])
 
 
-def _new_series(s: State, team: int, square: int) -> None:
+def _new_series(s: State, g: int, team: int, square: int) -> None:
     """engine._new_series: first-and-ten for ``team`` at ``square`` (rule 6)."""
-    s.offence[0] = team
-    s.down[0] = 1
-    _spot(s, square)
-    gain_frame = _FRAME_ROW[team][s.los_row.item() * N_LANES] - 3
-    s.line_to_gain[0] = gain_frame if team == 0 else N_ROWS - 1 - gain_frame
-    _start_down(s)
+    s.offence[g] = team
+    s.down[g] = 1
+    _spot(s, g, square)
+    gain_frame = _FRAME_ROW[team][s.los_row.item(g) * N_LANES] - 3
+    s.line_to_gain[g] = gain_frame if team == 0 else N_ROWS - 1 - gain_frame
+    _start_down(s, g)
 
 
-def _next_down(s: State, square: int) -> None:
+def _next_down(s: State, g: int, square: int) -> None:
     """engine._next_down: same offence, next down; a failed 4th down turns the ball over (rule 6)."""
-    down = s.down.item() + 1
-    s.down[0] = down
+    down = s.down.item(g) + 1
+    s.down[g] = down
     if down > 4:
-        _change_possession(s, 1 - s.offence.item(), square)
+        _change_possession(s, g, 1 - s.offence.item(g), square)
     else:
-        _spot(s, square)
-        _start_down(s)
+        _spot(s, g, square)
+        _start_down(s, g)
 
 
-def _change_possession(s: State, team: int, square: int) -> None:
+def _change_possession(s: State, g: int, team: int, square: int) -> None:
     """engine._change_possession: the drive ends, the end of the game checked first (rules 28-29)."""
     over, winner, start_overtime = False, -1, False
-    if s.overtime.item():
-        ot_points = s.overtime_points.tolist()[0]
+    if s.overtime.item(g):
+        ot_points = s.overtime_points[g].tolist()
         if max(ot_points) >= 4:
             over, winner = True, (0 if ot_points[0] >= ot_points[1] else 1)
-        team, square = 1 - s.offence.item(), -1
+        team, square = 1 - s.offence.item(g), -1
     else:
-        opener = s.opener.item()
+        opener = s.opener.item(g)
         other = 1 - opener
-        score = s.score.tolist()[0]
+        score = s.score[g].tolist()
         opener_score, other_score = score[opener], score[other]
         target = STEP.config.target_score
         if other_score >= target and opener_score < target:
             over, winner = True, other
         elif opener_score >= target:
-            drives = s.drives.tolist()[0]
+            drives = s.drives[g].tolist()
             if not (drives[other] < drives[opener] and team == other):  # no final drive owed: decide
                 if opener_score == other_score:
                     start_overtime = True
                 else:
                     over, winner = True, (opener if opener_score > other_score else other)
     if over:
-        s.winner[0] = winner
-        s.terminated[0] = True
-        s.phase[0] = GAME_OVER
-        s.to_act[0] = -1
-        s.ball_holder[0] = -1
-        s.ball_hidden[0] = False
+        s.winner[g] = winner
+        s.terminated[g] = True
+        s.phase[g] = GAME_OVER
+        s.to_act[g] = -1
+        s.ball_holder[g] = -1
+        s.ball_hidden[g] = False
         return
     if start_overtime:
-        s.overtime[0] = True
-        s.overtime_points[0] = 0
-        team, square = _draws(s, 2, 1, "overtime coin toss")[0], -1
+        s.overtime[g] = True
+        s.overtime_points[g] = 0
+        team, square = _draws(s, g, 2, 1, "overtime coin toss")[0], -1
     if square < 0:
         square = _KICKOFF[team]
-    s.drives[0, team] += 1
-    _new_series(s, team, square)
+    s.drives[g, team] += 1
+    _new_series(s, g, team, square)
 
 
-def _score(s: State, team: int, points: int) -> None:
-    s.score[0, team] += points
-    if s.overtime.item():
-        s.overtime_points[0, team] += points
+def _score(s: State, g: int, team: int, points: int) -> None:
+    s.score[g, team] += points
+    if s.overtime.item(g):
+        s.overtime_points[g, team] += points
 
 
-def _touchdown(s: State, team: int) -> None:
+def _touchdown(s: State, g: int, team: int) -> None:
     """6 points, then the PAT (19 in 20) outside overtime; the other team receives (rules 23, 29)."""
-    _score(s, team, 6)
-    if not s.overtime.item() and _draws(s, 20, 1, "PAT")[0] < 19:
-        s.score[0, team] += 1
-    _change_possession(s, 1 - team, -1)
+    _score(s, g, team, 6)
+    if not s.overtime.item(g) and _draws(s, g, 20, 1, "PAT")[0] < 19:
+        s.score[g, team] += 1
+    _change_possession(s, g, 1 - team, -1)
 
 
-def _ball_dead(s: State, team: int, square: int) -> None:
+def _ball_dead(s: State, g: int, team: int, square: int) -> None:
     """engine._ball_dead: the play ends with ``team`` owning the dead ball at ``square``."""
-    offence = s.offence.item()
+    offence = s.offence.item(g)
     if _DEFENDED_END_ZONE[team][square]:
         if team == offence:  # a safety (rule 15): 2 points, the team that scored it receives (rule 4)
-            _score(s, 1 - team, 2)
-            _change_possession(s, 1 - team, -1)
+            _score(s, g, 1 - team, 2)
+            _change_possession(s, g, 1 - team, -1)
         else:  # a touchback for a defender returning a takeaway (rule 20)
-            _change_possession(s, team, -1)
+            _change_possession(s, g, team, -1)
     elif _SCORING_END_ZONE[team][square]:  # loose and dead in the end zone it attacks: touchback
-        _change_possession(s, 1 - team, -1)
+        _change_possession(s, g, 1 - team, -1)
     elif team != offence:  # the defence holds the ball: first-and-ten for it at the spot (rule 26)
-        _change_possession(s, team, square)
-    elif _FRAME_ROW[team][square] <= _FRAME_ROW[team][s.line_to_gain.item() * N_LANES]:
-        _new_series(s, team, square)  # first down: same drive
+        _change_possession(s, g, team, square)
+    elif _FRAME_ROW[team][square] <= _FRAME_ROW[team][s.line_to_gain.item(g) * N_LANES]:
+        _new_series(s, g, team, square)  # first down: same drive
     else:
-        _next_down(s, square)
+        _next_down(s, g, square)
 
 
-def _tackle(s: State, tackling_team: int) -> None:
+def _tackle(s: State, g: int, tackling_team: int) -> None:
     """engine._tackle: 1 in 20 a fumble, otherwise the play ends at the carrier's square (rule 15)."""
-    carrier_square = s.ball_square.item()
-    if _draws(s, 20, 1, "tackle fumble")[0] == 0:
-        if _start_fumble(s, carrier_square, tackling_team, tackling_team, 1 - tackling_team):
+    carrier_square = s.ball_square.item(g)
+    if _draws(s, g, 20, 1, "tackle fumble")[0] == 0:
+        if _start_fumble(s, g, carrier_square, tackling_team, tackling_team, 1 - tackling_team):
             return
-    _ball_dead(s, 1 - tackling_team, carrier_square)
+    _ball_dead(s, g, 1 - tackling_team, carrier_square)
 
 
-def _do_field_goal(s: State) -> None:
+def _do_field_goal(s: State, g: int) -> None:
     """engine._do_field_goal (rule 21)."""
-    offence = s.offence.item()
-    los = _FRAME_ROW[offence][s.los_row.item() * N_LANES]
+    offence = s.offence.item(g)
+    los = _FRAME_ROW[offence][s.los_row.item(g) * N_LANES]
     config = STEP.config
     if config.kick_mode == "dice":
-        good = sum(_draws(s, 6, 3, "field goal")) + 3 >= _FG_TARGET[los]
+        good = sum(_draws(s, g, 6, 3, "field goal")) + 3 >= _FG_TARGET[los]
     else:
-        reach = paper_reach(sum(_draws(s, 6, 3, "field goal reach")) + 3)
-        answer = _draws(s, 1_000_000, 1, "field goal answer")[0]
+        reach = paper_reach(sum(_draws(s, g, 6, 3, "field goal reach")) + 3)
+        answer = _draws(s, g, 1_000_000, 1, "field goal answer")[0]
         good = reach >= _FG_DISTANCE[los] and answer < config.paper_answer_chance * 1e6
     if good:
-        _score(s, offence, 3)
-        _change_possession(s, 1 - offence, -1)
+        _score(s, g, offence, 3)
+        _change_possession(s, g, 1 - offence, -1)
     else:
-        _change_possession(s, 1 - offence, s.los_row.item() * N_LANES + s.los_lane.item())
+        _change_possession(s, g, 1 - offence, s.los_row.item(g) * N_LANES + s.los_lane.item(g))
 
 
-def _do_punt(s: State, rows: int) -> None:
+def _do_punt(s: State, g: int, rows: int) -> None:
     """engine._do_punt: lands target + uniform -2..+2 rows downfield, same lane; no return (rule 22)."""
-    offence = s.offence.item()
-    land = _FRAME_ROW[offence][s.los_row.item() * N_LANES] - rows - (_draws(s, 5, 1, "punt spread")[0] - 2)
+    offence = s.offence.item(g)
+    land = _FRAME_ROW[offence][s.los_row.item(g) * N_LANES] - rows - (_draws(s, g, 5, 1, "punt spread")[0] - 2)
     if land < FIRST_FIELD_ROW:
-        _change_possession(s, 1 - offence, -1)
+        _change_possession(s, g, 1 - offence, -1)
         return
     land = min(land, LAST_FIELD_ROW)
-    lane = _FRAME_LANE[offence][s.los_lane.item()]
+    lane = _FRAME_LANE[offence][s.los_lane.item(g)]
     if offence:
         land, lane = N_ROWS - 1 - land, N_LANES - 1 - lane
-    _change_possession(s, 1 - offence, land * N_LANES + lane)
+    _change_possession(s, g, 1 - offence, land * N_LANES + lane)
 
 
 # --- moves -----------------------------------------------------------------------------------------------
 
-def _carrier_moved(s: State) -> None:
+def _carrier_moved(s: State, g: int) -> None:
     """A touchdown if the carrier stands in the end zone his team attacks (engine._carrier_moved)."""
-    holder = s.ball_holder.item()
-    if _CARRIER_TD[_TD_ROW[s.offence.item() * 23 + holder + 1] + s.ball_square.item()]:
-        _touchdown(s, _team_of(s, holder))
+    holder = s.ball_holder.item(g)
+    if _CARRIER_TD[_TD_ROW[s.offence.item(g) * 23 + holder + 1] + s.ball_square.item(g)]:
+        _touchdown(s, g, _team_of(s, g, holder))
 
 
-def _do_move(s: State, slot: int, direction: int) -> None:
+def _do_move(s: State, g: int, slot: int, direction: int) -> None:
     """engine._do_move for the lone game in PLAY."""
-    team = s.to_act.item()
+    team = s.to_act.item(g)
     ps = s.player_square
     board = s.board
-    frm = ps.item(slot)
+    frm = ps.item(g, slot)
     to = _NEIGHBOUR[team][frm][direction]
-    occupant = board.item(to)
+    occupant = board.item(g, to)
     cost = _MOVE_COST[direction]
-    if slot == 0 and s.special.tolist()[0][s.offence.item()] != _SPEEDY_QB:
+    if slot == 0 and s.special.item(g, s.offence.item(g)) != _SPEEDY_QB:
         cost *= 2
     if occupant >= 0:
-        holder = s.ball_holder.item()
+        holder = s.ball_holder.item(g)
         if occupant == holder:  # a tackle (rules 14-15)
-            s.points[0, team] -= cost
-            _tackle(s, team)
+            s.points[g, team] -= cost
+            _tackle(s, g, team)
             return
         # a swap through a weak lineman (rule 14)
-        s.points[0, team] -= 2
-        board[0, to] = slot
-        board[0, frm] = occupant
-        ps[0, slot] = to
-        ps[0, occupant] = frm
+        s.points[g, team] -= 2
+        board[g, to] = slot
+        board[g, frm] = occupant
+        ps[g, slot] = to
+        ps[g, occupant] = frm
         if holder == slot:
-            s.ball_square[0] = to
-        _carrier_moved(s)
+            s.ball_square[g] = to
+        _carrier_moved(s, g)
         return
-    s.points[0, team] -= cost
-    board[0, frm] = -1
-    board[0, to] = slot
-    ps[0, slot] = to
-    holder = s.ball_holder.item()
+    s.points[g, team] -= cost
+    board[g, frm] = -1
+    board[g, to] = slot
+    ps[g, slot] = to
+    holder = s.ball_holder.item(g)
     if holder == slot:
-        s.ball_square[0] = to
-    if holder < 0 and s.ball_square.item() == to:  # picking up a visible loose ball
-        _gain_possession(s, slot, to, recovery=True)
+        s.ball_square[g] = to
+    if holder < 0 and s.ball_square.item(g) == to:  # picking up a visible loose ball
+        _gain_possession(s, g, slot, to, recovery=True)
     else:
-        _carrier_moved(s)
+        _carrier_moved(s, g)
     # Lead Blocker may follow into the square left (rule 24).
-    if (s.special.tolist()[0][team] == _LEAD_BLOCKER and s.phase.item() == PLAY
-            and not s.lead_blocker_used.tolist()[0][team]):
-        s.follow_square[0] = frm
-        s.follow_mover[0] = slot
+    if (s.special.item(g, team) == _LEAD_BLOCKER and s.phase.item(g) == PLAY
+            and not s.lead_blocker_used.item(g, team)):
+        s.follow_square[g] = frm
+        s.follow_mover[g] = slot
 
 
-def _do_follow(s: State, slot: int) -> None:
-    team = s.to_act.item()
-    to = s.follow_square.item()
-    frm = s.player_square.item(slot)
-    s.board[0, frm] = -1
-    s.board[0, to] = slot
-    s.player_square[0, slot] = to
-    if s.ball_holder.item() == slot:
-        s.ball_square[0] = to
-    s.lead_blocker_used[0, team] = True
-    s.follow_square[0] = -1
-    _carrier_moved(s)
+def _do_follow(s: State, g: int, slot: int) -> None:
+    team = s.to_act.item(g)
+    to = s.follow_square.item(g)
+    frm = s.player_square.item(g, slot)
+    s.board[g, frm] = -1
+    s.board[g, to] = slot
+    s.player_square[g, slot] = to
+    if s.ball_holder.item(g) == slot:
+        s.ball_square[g] = to
+    s.lead_blocker_used[g, team] = True
+    s.follow_square[g] = -1
+    _carrier_moved(s, g)
 
 
 # --- fumbles, scrambles, interceptions, gap runs and specials ---------------------------------------------
@@ -641,93 +643,93 @@ def _do_follow(s: State, slot: int) -> None:
 _ABS_NEIGHBOUR = _NEIGHBOUR[0]  # absolute neighbours (team one's frame is the grid's)
 
 
-def _start_fumble(s: State, around_square: int, first_stepper: int, resume_team: int, loser_team: int) -> bool:
+def _start_fumble(s: State, g: int, around_square: int, first_stepper: int, resume_team: int, loser_team: int) -> bool:
     """engine._start_fumble: the ball goes to a random empty square beside ``around_square`` (the pick-th
     free neighbour in direction order); False when none is free (no fumble) (rule 27)."""
-    board = s.board.tobytes()
+    board = s.board[g].tobytes()
     free = [t for t in _ABS_NEIGHBOUR[around_square] if t >= 0 and board[t] == 255]
     if not free:
         return False
-    s.ball_square[0] = free[_draws(s, len(free), 1, "fumble square")[0]]
-    s.ball_holder[0] = -1
-    s.ball_hidden[0] = True
-    s.last_holder_team[0] = loser_team
-    s.phase[0] = SCRAMBLE
-    s.scramble_step[0] = 0
-    s.to_act[0] = first_stepper
-    s.resume_team[0] = resume_team
-    s.follow_square[0] = -1
+    s.ball_square[g] = free[_draws(s, g, len(free), 1, "fumble square")[0]]
+    s.ball_holder[g] = -1
+    s.ball_hidden[g] = True
+    s.last_holder_team[g] = loser_team
+    s.phase[g] = SCRAMBLE
+    s.scramble_step[g] = 0
+    s.to_act[g] = first_stepper
+    s.resume_team[g] = resume_team
+    s.follow_square[g] = -1
     return True
 
 
-def _blind_step(s: State, slot: int, direction: int) -> None:
+def _blind_step(s: State, g: int, slot: int, direction: int) -> None:
     """engine._blind_step: one free blind step in a fumble scramble (rule 27); stepping onto the hidden
     ball recovers it, and play resumes with the team whose turn the fumble broke."""
-    team = s.to_act.item()
-    frm = s.player_square.item(slot)
+    team = s.to_act.item(g)
+    frm = s.player_square.item(g, slot)
     to = _NEIGHBOUR[team][frm][direction]
-    s.board[0, frm] = -1
-    s.board[0, to] = slot
-    s.player_square[0, slot] = to
-    if s.ball_square.item() == to:
-        s.phase[0] = PLAY
-        s.to_act[0] = s.resume_team.item()
-        _gain_possession(s, slot, to, recovery=True)
+    s.board[g, frm] = -1
+    s.board[g, to] = slot
+    s.player_square[g, slot] = to
+    if s.ball_square.item(g) == to:
+        s.phase[g] = PLAY
+        s.to_act[g] = s.resume_team.item(g)
+        _gain_possession(s, g, slot, to, recovery=True)
     else:
-        _scramble_step_done(s)
+        _scramble_step_done(s, g)
 
 
-def _scramble_step_done(s: State) -> None:
+def _scramble_step_done(s: State, g: int) -> None:
     """engine._scramble_step_done: after a blind step that missed (or a declined one) the other side
     steps, or the ball is shown and the dice roll again."""
-    if s.scramble_step.item() == 0:
-        s.scramble_step[0] = 1
-        s.to_act[0] = 1 - s.to_act.item()
+    if s.scramble_step.item(g) == 0:
+        s.scramble_step[g] = 1
+        s.to_act[g] = 1 - s.to_act.item(g)
     else:
-        s.ball_hidden[0] = False
-        _begin_round(s, STEP.config)
+        s.ball_hidden[g] = False
+        _begin_round(s, g, STEP.config)
 
 
-def _intercept(s: State, throwing_team: int, receiver_square: int, thrower_square: int) -> None:
+def _intercept(s: State, g: int, throwing_team: int, receiver_square: int, thrower_square: int) -> None:
     """engine._intercept: the defender nearest the receiver (then nearest the thrower, lowest lane, lowest
     row) holds the ball; the throwing side loses its points and its turn, and the defence runs it back
     (rule 20). Not a recovery: an interceptor in his own end zone may run it out."""
-    first = 11 if throwing_team == s.offence.item() else 0
-    squares = s.player_square.tolist()[0][first:first + 11]
+    first = 11 if throwing_team == s.offence.item(g) else 0
+    squares = s.player_square[g].tolist()[first:first + 11]
     keys = [_DISTANCE[sq][receiver_square] * 1_000_000 + _DISTANCE[sq][thrower_square] * 10_000
             + _LANE[sq] * 100 + _ROW[sq] for sq in squares]  # (a square -1 reads the last one, as numpy does)
     k = keys.index(min(keys))
-    s.points[0, throwing_team] = 0
-    _gain_possession(s, first + k, squares[k])
-    if s.phase.item() == PLAY:
-        _end_turn(s)
+    s.points[g, throwing_team] = 0
+    _gain_possession(s, g, first + k, squares[k])
+    if s.phase.item(g) == PLAY:
+        _end_turn(s, g)
 
 
-def _do_gap(s: State, slot: int) -> None:
+def _do_gap(s: State, g: int, slot: int) -> None:
     """engine._do_gap: the carrier runs two squares straight on past the strong lineman ``slot``, at 2
     points a square, 3 for a quarterback without Speedy QB (rule 17)."""
-    team = s.to_act.item()
-    carrier = s.ball_holder.item()
-    csq = s.ball_square.item()
-    beyond = 2 * s.player_square.item(slot) - csq
-    per_square = 3 if carrier == 0 and s.special.tolist()[0][s.offence.item()] != _SPEEDY_QB else 2
-    s.points[0, team] -= 2 * per_square
-    s.board[0, csq] = -1
-    s.board[0, beyond] = carrier
-    s.player_square[0, carrier] = beyond
-    s.ball_square[0] = beyond
-    _carrier_moved(s)
+    team = s.to_act.item(g)
+    carrier = s.ball_holder.item(g)
+    csq = s.ball_square.item(g)
+    beyond = 2 * s.player_square.item(g, slot) - csq
+    per_square = 3 if carrier == 0 and s.special.item(g, s.offence.item(g)) != _SPEEDY_QB else 2
+    s.points[g, team] -= 2 * per_square
+    s.board[g, csq] = -1
+    s.board[g, beyond] = carrier
+    s.player_square[g, carrier] = beyond
+    s.ball_square[g] = beyond
+    _carrier_moved(s, g)
 
 
-def _do_special(s: State, choice: int) -> None:
+def _do_special(s: State, g: int, choice: int) -> None:
     """engine._do_special: team one picks, then team two; then the offence picks its formation (rule 24)."""
-    team = s.to_act.item()
-    s.special[0, team] = choice
+    team = s.to_act.item(g)
+    s.special[g, team] = choice
     if team == 1:
-        s.phase[0] = OFFENCE_FORMATION
-        s.to_act[0] = s.offence.item()
+        s.phase[g] = OFFENCE_FORMATION
+        s.to_act[g] = s.offence.item(g)
     else:
-        s.to_act[0] = 1
+        s.to_act[g] = 1
 
 
 # --- formations and handoffs ------------------------------------------------------------------------------
@@ -759,177 +761,177 @@ _LANE_SQUARES = _lane_squares()
 _LAST_SQUARE = NEIGHBOUR.shape[1] - 1
 
 
-def _place(s: State, first_slot: int, placement, offence: int) -> None:
+def _place(s: State, g: int, first_slot: int, placement, offence: int) -> None:
     """Stand the 11 players of slots first_slot.. on their formation squares (offence frame -> absolute)."""
     ps, board = s.player_square, s.board
     for k, sq in enumerate(placement):
         if offence:
             sq = _LAST_SQUARE - sq
-        ps[0, first_slot + k] = sq
-        board[0, sq] = first_slot + k
+        ps[g, first_slot + k] = sq
+        board[g, sq] = first_slot + k
 
 
-def _frame_los_band(s: State, offence: int):
-    los = _FRAME_ROW[offence][s.los_row.item() * N_LANES]
-    return los, _FRAME_LANE[offence][s.los_lane.item()] - _HASH_BAND_0
+def _frame_los_band(s: State, g: int, offence: int):
+    los = _FRAME_ROW[offence][s.los_row.item(g) * N_LANES]
+    return los, _FRAME_LANE[offence][s.los_lane.item(g)] - _HASH_BAND_0
 
 
-def _do_offence_formation(s: State, formation: int) -> None:
+def _do_offence_formation(s: State, g: int, formation: int) -> None:
     """engine._do_offence_formation for the lone game."""
-    offence = s.offence.item()
-    s.formation[0, 0] = formation
-    los, band = _frame_los_band(s, offence)
-    _place(s, 0, _OFFENCE_PLACEMENT[formation][los][band], offence)
-    s.ball_holder[0] = 0  # the ball is snapped to the quarterback
-    s.ball_square[0] = s.player_square.item(0)
-    s.phase[0] = DEFENCE_FORMATION
-    s.to_act[0] = 1 - offence
+    offence = s.offence.item(g)
+    s.formation[g, 0] = formation
+    los, band = _frame_los_band(s, g, offence)
+    _place(s, g, 0, _OFFENCE_PLACEMENT[formation][los][band], offence)
+    s.ball_holder[g] = 0  # the ball is snapped to the quarterback
+    s.ball_square[g] = s.player_square.item(g, 0)
+    s.phase[g] = DEFENCE_FORMATION
+    s.to_act[g] = 1 - offence
 
 
-def _do_defence_formation(s: State, formation: int) -> None:
+def _do_defence_formation(s: State, g: int, formation: int) -> None:
     """engine._do_defence_formation for the lone game: the strong-lineman roll (rule 8), then the kick
     decision (rule 9) or the first roll of the dice."""
-    offence = s.offence.item()
-    s.formation[0, 1] = formation
-    los, band = _frame_los_band(s, offence)
-    _place(s, 11, _DEFENCE_PLACEMENT[formation][los][band], offence)
-    s.strong[0] = [v == 1 for v in _draws(s, 2, 5, "strong linemen")]
-    if _FG_IN_RANGE[los] or s.down.item() == 4:
-        s.phase[0] = KICK_DECISION
-        s.to_act[0] = offence
+    offence = s.offence.item(g)
+    s.formation[g, 1] = formation
+    los, band = _frame_los_band(s, g, offence)
+    _place(s, g, 11, _DEFENCE_PLACEMENT[formation][los][band], offence)
+    s.strong[g] = [v == 1 for v in _draws(s, g, 2, 5, "strong linemen")]
+    if _FG_IN_RANGE[los] or s.down.item(g) == 4:
+        s.phase[g] = KICK_DECISION
+        s.to_act[g] = offence
     else:
-        _begin_round(s, STEP.config)
+        _begin_round(s, g, STEP.config)
 
 
-def _do_handoff(s: State, slot: int, team: int, thrower_square: int, receiver_square: int) -> None:
+def _do_handoff(s: State, g: int, slot: int, team: int, thrower_square: int, receiver_square: int) -> None:
     """A handoff (engine._do_throw, kind 0): free; a backward one banks a point (rule 18)."""
     if _FRAME_ROW[team][receiver_square] > _FRAME_ROW[team][thrower_square]:
-        s.points[0, team] = min(8, s.points.tolist()[0][team] + 1)
-    _gain_possession(s, slot, receiver_square)
+        s.points[g, team] = min(8, s.points.item(g, team) + 1)
+    _gain_possession(s, g, slot, receiver_square)
 
 
-def _gain_possession(s: State, slot: int, receiver_square: int, recovery: bool = False) -> None:
+def _gain_possession(s: State, g: int, slot: int, receiver_square: int, recovery: bool = False) -> None:
     """engine._gain_possession: ``slot`` holds the ball where he stands (``receiver_square``); a touchdown
     in the end zone his team attacks. When ``recovery`` (a loose ball picked up), a defender in the end
     zone his team defends gets a touchback at once (rule 27); a catch or an interception there is live."""
-    offence = s.offence.item()
+    offence = s.offence.item(g)
     holder_team = offence if slot < 11 else 1 - offence
-    s.ball_holder[0] = slot
-    s.ball_square[0] = receiver_square
-    s.ball_hidden[0] = False
-    s.last_holder_team[0] = holder_team
+    s.ball_holder[g] = slot
+    s.ball_square[g] = receiver_square
+    s.ball_hidden[g] = False
+    s.last_holder_team[g] = holder_team
     if _SCORING_END_ZONE[holder_team][receiver_square]:
-        _touchdown(s, holder_team)
+        _touchdown(s, g, holder_team)
     elif recovery and slot >= 11 and _DEFENDED_END_ZONE[holder_team][receiver_square]:
-        _change_possession(s, holder_team, -1)
+        _change_possession(s, g, holder_team, -1)
 
 
 # --- step ------------------------------------------------------------------------------------------------
 
-def _throw(s: State, slot: int) -> None:
+def _throw(s: State, g: int, slot: int) -> None:
     """Play the throw to ``slot``: a handoff, a lateral or a forward pass by the distance and direction."""
-    team = s.to_act.item()
-    thrower_square = s.ball_square.item()
-    receiver_square = s.player_square.item(slot)
+    team = s.to_act.item(g)
+    thrower_square = s.ball_square.item(g)
+    receiver_square = s.player_square.item(g, slot)
     kind = _THROW_KIND[((team * _N_SQ1 + thrower_square + 1) * _N_SQ1) + receiver_square + 1]
     if kind == 0:
-        _do_handoff(s, slot, team, thrower_square, receiver_square)
+        _do_handoff(s, g, slot, team, thrower_square, receiver_square)
     elif kind == 1:
-        _do_lateral(s, slot, team, thrower_square, receiver_square)
+        _do_lateral(s, g, slot, team, thrower_square, receiver_square)
     else:
-        _do_forward_pass(s, slot, team, thrower_square, receiver_square)
+        _do_forward_pass(s, g, slot, team, thrower_square, receiver_square)
 
 
-def _do_lateral(s: State, slot: int, team: int, thrower_square: int, receiver_square: int) -> None:
+def _do_lateral(s: State, g: int, slot: int, team: int, thrower_square: int, receiver_square: int) -> None:
     """engine._do_throw's lateral: 2 points; 99/100 caught behind the LOS row, 19/20 past it; a drop is a
     fumble at the receiver (batched), and the throwing side loses its remaining points (rule 18)."""
-    s.points[0, team] -= 2
-    behind = _FRAME_ROW[team][thrower_square] > _FRAME_ROW[team][s.los_row.item() * N_LANES]
-    dropped = _draws(s, LATERAL_ROLL, 1, "lateral")[0] < LATERAL_DROPS[behind]
-    if dropped and _start_fumble(s, receiver_square, 1 - team, team, team):
-        s.points[0, team] = 0
+    s.points[g, team] -= 2
+    behind = _FRAME_ROW[team][thrower_square] > _FRAME_ROW[team][s.los_row.item(g) * N_LANES]
+    dropped = _draws(s, g, LATERAL_ROLL, 1, "lateral")[0] < LATERAL_DROPS[behind]
+    if dropped and _start_fumble(s, g, receiver_square, 1 - team, team, team):
+        s.points[g, team] = 0
         return
-    _gain_possession(s, slot, receiver_square)
+    _gain_possession(s, g, slot, receiver_square)
 
 
-def _do_forward_pass(s: State, slot: int, team: int, thrower_square: int, receiver_square: int) -> None:
+def _do_forward_pass(s: State, g: int, slot: int, team: int, thrower_square: int, receiver_square: int) -> None:
     """engine._do_throw's forward pass: 2 points, spent either way; the dice contest (rule 19); 1 in 15 (10
     against Ball Hawk) of the failures picked off (rule 20)."""
-    s.points[0, team] -= 2
-    s.forward_pass_used[0] = True
-    offence = s.offence.item()
-    squares = s.player_square.tolist()[0]
+    s.points[g, team] -= 2
+    s.forward_pass_used[g] = True
+    offence = s.offence.item(g)
+    squares = s.player_square[g].tolist()
     defenders = squares[11:] if team == offence else squares[:11]
     # engine.pass_dice
     dist = [_DISTANCE[sq][receiver_square] for sq in defenders]
     off = _PASS_OFFENCE_DICE[min(dist)]
-    special = s.special.tolist()[0]
+    special = s.special[g].tolist()
     if off > 0 and special[team] == A.SURE_HANDS:
         off += 1
     dfn = sum(_PASS_DEFENCE_DICE[d] for d in dist)
-    board = s.board.tobytes()
+    board = s.board[g].tobytes()
     for sq in _LANE_SQUARES[(_ROW[receiver_square] - _ROW[thrower_square] + N_ROWS - 1) * _LANE_SPAN
                             + _LANE[receiver_square] - _LANE[thrower_square] + N_LANES - 1]:
         occ = board[sq + thrower_square]
         if occ != 255 and (offence if occ < 11 else 1 - offence) != team:
             dfn += 1
-    if s.ball_holder.item() != 0:
+    if s.ball_holder.item(g) != 0:
         dfn += 1
-    if off == 0 or _contest(s, off, dfn):
-        _gain_possession(s, slot, receiver_square)
+    if off == 0 or _contest(s, g, off, dfn):
+        _gain_possession(s, g, slot, receiver_square)
         return
     hawk = special[1 - team] == A.BALL_HAWK
-    if _draws(s, INTERCEPTION_ONE_IN[hawk], 1, "interception")[0] == 0:
-        _intercept(s, team, receiver_square, thrower_square)
+    if _draws(s, g, INTERCEPTION_ONE_IN[hawk], 1, "interception")[0] == 0:
+        _intercept(s, g, team, receiver_square, thrower_square)
     else:  # incomplete: the next down from the same LOS (rule 20)
-        _next_down(s, s.los_row.item() * N_LANES + s.los_lane.item())
+        _next_down(s, g, s.los_row.item(g) * N_LANES + s.los_lane.item(g))
 
 
-def _contest(s: State, off: int, dfn: int) -> bool:
+def _contest(s: State, g: int, off: int, dfn: int) -> bool:
     """engine._contest on a counter stream: highest single die wins, ties rolled again; the draws of
     several rounds are read at once and the counter set just past the decisive one. Another chance source
     gives each round's dice by draws, as engine._contest draws them."""
     if type(STEP.chance) is not CounterChance:
         while True:
-            o = _draws(s, 6, MAX_OFFENCE_DICE, "pass contest offence")
-            d = _draws(s, 6, MAX_DEFENCE_DICE, "pass contest defence")
+            o = _draws(s, g, 6, MAX_OFFENCE_DICE, "pass contest offence")
+            d = _draws(s, g, 6, MAX_DEFENCE_DICE, "pass contest defence")
             o_max = max(o[:off]) if off else -1
             d_max = max(d[:dfn]) if dfn else -1
             if o_max != d_max:
                 return o_max > d_max
-    key = s.rng_key[:1]
+    key = s.rng_key[g:g + 1]
     while True:
-        counter = s.rng_counter.item()
-        faces = uniform(key, s.rng_counter[:1], 6, _ROUND * _ROUNDS)[0].tolist()
+        counter = s.rng_counter.item(g)
+        faces = uniform(key, s.rng_counter[g:g + 1], 6, _ROUND * _ROUNDS)[0].tolist()
         for r in range(_ROUNDS):
             at = r * _ROUND
             o_max = max(faces[at:at + off]) if off else -1
             d_max = max(faces[at + _MAX_OFF:at + _MAX_OFF + dfn]) if dfn else -1
             if o_max != d_max:
-                s.rng_counter[0] = counter + (r + 1) * _ROUND
+                s.rng_counter[g] = counter + (r + 1) * _ROUND
                 return o_max > d_max
-        s.rng_counter[0] = counter + _ROUNDS * _ROUND
+        s.rng_counter[g] = counter + _ROUNDS * _ROUND
 
 
-def _do_push(s: State, slot: int) -> None:
+def _do_push(s: State, g: int, slot: int) -> None:
     """engine._do_push for the lone game: the carrier pushes the line of teammates that starts with
     ``slot`` one square on along that forward direction (rule 16)."""
-    team = s.to_act.item()
-    carrier = s.ball_holder.item()
-    csq = s.ball_square.item()
-    board = s.board.tobytes()
+    team = s.to_act.item(g)
+    carrier = s.ball_holder.item(g)
+    csq = s.ball_square.item(g)
+    board = s.board[g].tobytes()
     lines = _FORWARD_LINES[team][csq]
     for j in range(3):
         line = lines[j]
         if line and board[line[0]] == slot:
             break
-    _, shove = _push_line(board, line, team == s.offence.item(), s.strong.tobytes())
+    _, shove = _push_line(board, line, team == s.offence.item(g), s.strong[g].tobytes())
     cost = _PUSH_STEP_COST[j]
-    if carrier == 0 and s.special.tolist()[0][s.offence.item()] != _SPEEDY_QB:
+    if carrier == 0 and s.special.item(g, s.offence.item(g)) != _SPEEDY_QB:
         cost *= 2
     if shove:
         cost *= 2
-    s.points[0, team] -= cost
+    s.points[g, team] -= cost
     # every man in the line moves one square on at once; the first empty square is filled by the last
     ps, b = s.player_square, s.board
     k = 0
@@ -937,13 +939,13 @@ def _do_push(s: State, slot: int) -> None:
         k += 1
     for i in range(k, 0, -1):
         mover = board[line[i - 1]]
-        b[0, line[i]] = mover
-        ps[0, mover] = line[i]
-    b[0, ps.item(carrier)] = -1  # (after the line has moved on: nobody else stood there)
-    b[0, line[0]] = carrier
-    ps[0, carrier] = line[0]
-    s.ball_square[0] = line[0]
-    _carrier_moved(s)
+        b[g, line[i]] = mover
+        ps[g, mover] = line[i]
+    b[g, ps.item(g, carrier)] = -1  # (after the line has moved on: nobody else stood there)
+    b[g, line[0]] = carrier
+    ps[g, carrier] = line[0]
+    s.ball_square[g] = line[0]
+    _carrier_moved(s, g)
 
 
 def _action_id(actions):
@@ -962,63 +964,63 @@ def _action_id(actions):
     return a if 0 <= a < _NUM_ACTIONS else None
 
 
-def step_one(state: State, actions, config, chance=None, in_place=False, checked=False) -> State | None:
+def step_one(state: State, actions, config, chance=None, in_place=False, checked=False, game=0) -> State | None:
     """engine.step for a batch of one (no ``active`` mask, or a one-game mask that is True); ``chance``: a
     chance source (None: the game's counter stream); None when the batched path must take it (an illegal
     or unusual action, a finished game), before anything is changed. ``in_place``: step ``state`` itself
-    (its fields may be one-row views of a bigger batch's) and return it, instead of a copy. ``checked``
-    (the engine's small-batch path, in place): ``actions`` is an int the caller has checked legal in a
-    live game with an int8 board, so the checks are not made again."""
+    and return it, instead of a copy. ``checked`` (the engine's small-batch path, in place): ``actions`` is
+    an int the caller has checked legal in the live game ``game`` (a row of ``state``, any batch size, with
+    an int8 board), so the checks are not made again and only that row is read and written."""
     if checked:
-        a, s = actions, state
+        a, s, g = actions, state, game
     else:
         a = _action_id(actions)
         if (a is None or state.terminated.item() or state.truncated.item() or not state.legal.item(a)
                 or state.board.dtype != _BOARD_DTYPE):  # (the board is read as bytes)
             return None
-        s = state if in_place else state.copy()
+        s, g = state if in_place else state.copy(), 0
     STEP.config, STEP.chance = config, chance or _COUNTER_CHANCE
     try:
         kind = _KIND[a]
         if kind != _KIND_FOLLOW:
-            s.follow_square[0] = -1  # a Lead Blocker follow must come straight after the move
-        if kind == _KIND_MOVE and s.phase.item() == PLAY:
-            _do_move(s, _ARG[a], _DIRECTION[a])
-        elif kind == _KIND_END_TURN and s.phase.item() == PLAY:
-            _end_turn(s)
+            s.follow_square[g] = -1  # a Lead Blocker follow must come straight after the move
+        if kind == _KIND_MOVE and s.phase.item(g) == PLAY:
+            _do_move(s, g, _ARG[a], _DIRECTION[a])
+        elif kind == _KIND_END_TURN and s.phase.item(g) == PLAY:
+            _end_turn(s, g)
         elif kind == _KIND_FOLLOW:
-            _do_follow(s, _ARG[a])
+            _do_follow(s, g, _ARG[a])
         elif kind == _KIND_OFFENCE_FORMATION:
-            _do_offence_formation(s, _ARG[a])
+            _do_offence_formation(s, g, _ARG[a])
         elif kind == _KIND_DEFENCE_FORMATION:
-            _do_defence_formation(s, _ARG[a])
+            _do_defence_formation(s, g, _ARG[a])
         elif kind == _KIND_THROW:
-            _throw(s, _ARG[a])
+            _throw(s, g, _ARG[a])
         elif kind == _KIND_PUSH:
-            _do_push(s, _ARG[a])
+            _do_push(s, g, _ARG[a])
         elif kind == A.KIND_PLAY_ON:
-            _begin_round(s, config)
+            _begin_round(s, g, config)
         elif kind == A.KIND_FIELD_GOAL:
-            _do_field_goal(s)
+            _do_field_goal(s, g)
         elif kind == A.KIND_PUNT:
-            _do_punt(s, _ARG[a])
+            _do_punt(s, g, _ARG[a])
         elif kind == _KIND_MOVE:  # a blind step in a fumble scramble
-            _blind_step(s, _ARG[a], _DIRECTION[a])
+            _blind_step(s, g, _ARG[a], _DIRECTION[a])
         elif kind == _KIND_END_TURN:  # declining the blind step
-            _scramble_step_done(s)
+            _scramble_step_done(s, g)
         elif kind == A.KIND_GAP:
-            _do_gap(s, _ARG[a])
+            _do_gap(s, g, _ARG[a])
         else:
-            _do_special(s, _ARG[a])
-        steps = s.steps.item() + 1
-        s.steps[0] = steps
-        if steps >= config.max_steps and not s.terminated.item():  # engine._truncate: a valid end
-            s.truncated[0] = True
-            s.phase[0] = GAME_OVER
-            s.to_act[0] = -1
-            s.ball_hidden[0] = False
-            s.follow_square[0] = -1
-        _refresh(s)
+            _do_special(s, g, _ARG[a])
+        steps = s.steps.item(g) + 1
+        s.steps[g] = steps
+        if steps >= config.max_steps and not s.terminated.item(g):  # engine._truncate: a valid end
+            s.truncated[g] = True
+            s.phase[g] = GAME_OVER
+            s.to_act[g] = -1
+            s.ball_hidden[g] = False
+            s.follow_square[g] = -1
+        _refresh(s, g)
     finally:
         STEP.chance = None
     return s

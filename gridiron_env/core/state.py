@@ -8,8 +8,6 @@ team on offence at the snap (``offence``), slots 11-21 to the team on defence; t
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from itertools import repeat
-from operator import attrgetter, getitem, is_
 
 import numpy as np
 
@@ -61,11 +59,6 @@ FIELDS = {
     "rng_counter": (np.uint64, (), 0, "draws taken from the stream"),
     "legal": (np.bool_, (NUM_ACTIONS,), False, "legal actions of the team to act (cached mask)"),
 }
-
-
-_GAME_VIEWS = "_game_views"  # State.game_views' cache, beside the fields in the instance's __dict__
-_FIELD_ARRAYS = attrgetter(*FIELDS)  # a State's field arrays, as a tuple in FIELDS order
-_N_FIELDS = len(FIELDS)
 
 
 @dataclass
@@ -133,29 +126,6 @@ class State:
         fields_ = self.__dict__
         new.__dict__.update({name: fields_[name].copy() for name in FIELDS})
         return new
-
-    def game_views(self) -> list["State"]:
-        """Each game as a batch of one whose fields are one-row views of this batch's (writes to one land
-        here): what the small-batch paths step and read game by game. Kept on the state while its fields
-        are the same arrays (an env steps and observes one state in place), made anew otherwise."""
-        if self.phase.shape[0] == 1:
-            return [self]
-        fields_ = self.__dict__
-        kept = fields_.get(_GAME_VIEWS)
-        # Kept while the instance holds the very same objects (a field rebound or added: made anew); a
-        # deep copy or an unpickled state holds copies, not views: its first view's base tells.
-        if (kept is not None and len(kept[0]) + 1 == len(fields_) and all(map(is_, kept[0], fields_.values()))
-                and kept[1][0].phase.base is self.phase):
-            return kept[1]
-        arrays = _FIELD_ARRAYS(self)
-        views = []
-        for game in range(self.batch_size):  # (map and getitem: the 37 slices made in C, ~6 us a game)
-            view = object.__new__(State)
-            view.__dict__.update(zip(FIELDS, map(getitem, arrays, repeat(slice(game, game + 1), _N_FIELDS))))
-            views.append(view)
-        fields_.pop(_GAME_VIEWS, None)
-        fields_[_GAME_VIEWS] = (list(fields_.values()), views)  # (the entry itself last, after the values)
-        return views
 
     def is_contiguous(self) -> bool:
         """Every field is one C-contiguous block (as ``empty``, ``copy`` and ``take`` make them)."""
