@@ -40,12 +40,13 @@ def legal_picker(num_actions: int, rows=None):
         count[code] = ids.size
         kth[code, :ids.size] = ids
     n_bytes = (num_actions + 7) // 8
+    bits8 = (1 << np.arange(num_actions)).astype(np.uint8)
 
     def pick(mask: np.ndarray, unit: np.ndarray) -> np.ndarray:
-        packed = np.packbits(mask, axis=1, bitorder="little")  # [B, n_bytes]
-        if n_bytes == 1:
-            code = packed[:, 0]
+        if n_bytes == 1:  # the packed code as a uint8 dot product (< 256; packbits along rows is slow)
+            code = np.asarray(mask, dtype=bool).view(np.uint8) @ bits8
         else:
+            packed = np.packbits(mask, axis=1, bitorder="little")  # [B, n_bytes]
             packed = packed.astype(np.int64)
             code = packed[:, 0]
             for b in range(1, n_bytes):

@@ -156,6 +156,10 @@ TABLE_CONFIGS = [
     _C(clock=True, quarter_boxes=1, two_minute_boxes=0, max_plays=5),
     _C(clock=True, recovery_option=True, downs=3, quarter_boxes=20, timeouts_per_half=9, overtime_timeouts=9,
        max_plays=150),
+    _C(target_score=1), _C(target_score=99, max_plays=25),
+    _C(clock=True, clock_target=True, target_score=14, downs=3, quarter_boxes=12, two_minute_boxes=11),
+    _C(clock=True, recovery_option=True, quarter_boxes=8, two_minute_boxes=0, timeouts_per_half=0,
+       overtime_timeouts=0),
 ]
 
 
@@ -163,22 +167,34 @@ TABLE_CONFIGS = [
 def test_table_driven_step_equals_the_rule_functions(config):
     """The tables (the basic game's, and the clock's and the recovery option's whole-column step) play the
     same games as the rule functions: every field of every game after every step, random legal play with
-    the decline taken half the time where it is legal (longer games, every clock decision both ways)."""
+    the decline taken half the time where it is legal (longer games, every clock decision both ways), a
+    finished game given any action (ignored), and finished games refilled with new ones for a while (so the
+    batch mixes every stage of a game)."""
     s1 = tf.init(300, 12, config)
     s2 = s1.copy()
     rng = np.random.default_rng(1)
     from agents.base import pick_uniform_legal
     try:
-        while not s1.is_over().all():
+        for i in range(100_000):
+            over = s1.is_over()
+            if over.all():
+                break
+            if i < 60 and i % 6 == 5 and over.any():
+                refill = tf.init(int(over.sum()), 1000 + i, config)
+                s1.put(np.flatnonzero(over), refill)
+                s2.put(np.flatnonzero(over), refill)
+                over = s1.is_over()
             a = pick_uniform_legal(s1.legal, rng.random(300))
             a = np.where(s1.legal[:, A.DECLINE] & (rng.random(300) < 0.5), A.DECLINE, a)
+            a = np.where(over, rng.choice([-1, 6, 99], 300), a)
             engine.FAST_PATH = True
-            s1 = tf.step(s1, a, config)
+            s1 = tf.step(s1, a, config, reuse_input=bool(i % 2))
             engine.FAST_PATH = False
             s2 = tf.step(s2, a, config)
             assert s1.equals(s2)
     finally:
         engine.FAST_PATH = True
+    assert s1.is_over().all()
 
 
 # --- invariants ---------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.chance import _GOLDEN, CounterChance, _mix, _uniform
+from ..core.chance import _GOLDEN, CounterChance, _mix
 from ..small_games.engine import (
     IllegalActionError, StepContext, checked_actions, game_config, legal_action_mask, new_batch,
 )
@@ -92,10 +92,13 @@ def _refresh(s: State, g, config: TableFootballConfig) -> None:
     s.legal[g] = _LEGAL[ph.astype(np.intp) * 2 + (s.down[g] >= config.downs)]
 
 
-def _draw_one(s: State, high, games=None) -> np.ndarray:
-    """int64 [B] (or [len(games)]): each game's draw at its counter's position, uniform on 0..high-1
-    (``high`` a scalar or one per game), the value ``CounterChance`` gives there; the counters are not moved
-    (the caller moves the games that draw)."""
+def _draw_one(s: State, scale, games=None) -> np.ndarray:
+    """int64 [B] (or [len(games)]): each game's draw at its counter's position, uniform on 0..high-1, the
+    value ``CounterChance`` gives there; the counters are not moved (the caller moves the games that draw).
+
+    ``scale`` is high / 2**53 (a float, or one per game; high 6 or 36): the draw's 53 bits times it is the
+    very product CounterChance rounds (bits * 2**-53 is exact, then times high), and for these highs it
+    stays below high (the largest, (2**53 - 1) * high / 2**53, rounds down), so no clamp is needed."""
     if games is None:
         z = s.rng_counter * _GOLDEN
         z += s.rng_key
@@ -105,36 +108,18 @@ def _draw_one(s: State, high, games=None) -> np.ndarray:
     bits = _mix(z)
     bits >>= np.uint64(11)
     unit = bits.astype(np.float64)
-    unit *= 1.0 / (1 << 53)
-    unit *= high
-    v = unit.astype(np.int64)
-    return np.minimum(v, high - 1, out=v)
+    unit *= scale
+    return unit.astype(np.int64)
+
+
+_PAIR_SCALE = 36 / (1 << 53)  # _draw_one's scale of a pair of dice drawn as one value
 
 
 _PAIR_TOTAL = np.arange(36) // 6 + np.arange(36) % 6 + 2  # a pair of dice drawn as one value: its total
 
-# the team to act by (phase, offence, snap offence): _DECIDER's rule as one table
-_TO_ACT = np.array([(off, snap, 1 - snap, -1)[who] for who in range(4) for off in (0, 1) for snap in (0, 1)],
-                   dtype=np.int8)
-
-
-def _refresh_columns(s: State, live, all_live: bool, config: TableFootballConfig) -> None:
-    """``_refresh`` of the live games (bool mask [B]) on whole columns."""
-    ph = s.phase.astype(np.intp)
-    who = _DECIDER.take(ph).astype(np.intp)
-    who *= 4
-    who += 2 * s.offence
-    who += s.snap_offence
-    to_act = _TO_ACT.take(who)
-    ph *= 2
-    ph += s.down >= config.downs
-    legal = _LEGAL.take(ph, axis=0)
-    if all_live:
-        np.copyto(s.to_act, to_act, casting="unsafe")
-        s.legal[...] = legal
-    else:
-        np.copyto(s.to_act, to_act, casting="unsafe", where=live)
-        np.copyto(s.legal, legal, where=live[:, None])
+# the team to act by phase * 4 + offence * 2 + snap offence: _DECIDER's rule as one table
+_TO_ACT_BY_PHASE = np.array([(off, snap, 1 - snap, -1)[_DECIDER[ph]] for ph in range(GAME_OVER + 1)
+                             for off in (0, 1) for snap in (0, 1)], dtype=np.int8)
 
 
 def recompute_legal(state: State, config: TableFootballConfig | None = None) -> None:
@@ -432,15 +417,20 @@ def _end_quarter(s: State, g) -> None:
 
 
 
-# --- the basic game's table-driven path -------------------------------------------------------------------
+# --- the table-driven path ---------------------------------------------------------------------------------
 #
-# In the basic game without the recovery option every decision is a play, and a play's result depends only
-# on the field state (position, line to gain, down), the choice and the dice. These tables hold every
-# such result, so a step is a few gathers over the batch. ``FAST_PATH = False`` sends every step through
-# the rule functions above (the tests check both paths give the same games).
+# A play's result depends only on the field state (position, line to gain, down), the choice and the dice,
+# and a clock decision's effect only on the phase, the decision, the box cost and which sides have a
+# time-out left. The tables below hold every such effect, so a step is a few gathers over the batch (and a
+# few rule functions on the rare games where a quarter ends or an extra point is tried). ``FAST_PATH = False``
+# sends every step through the rule functions above (the tests play both paths side by side).
 
 FAST_PATH = True
-_N_OUTCOMES = 25  # 2d6 totals 2-12 of a run at their own index, field-goal dice at 13-18, punt dice at 19-24
+# outcome columns: 0 no result (the field stays), 2-12 a run's 2d6 total, 13-18 a field goal's die, 19-24 a
+# punt's die, 25 / 26 the team that lost the ball keeps it after an interception / a fumble (ruling 16: the
+# down counts as played at the spot, the 7's 0-yard result)
+_N_OUTCOMES = 27
+KEPT_INTERCEPTION, KEPT_FUMBLE = 25, 26
 
 
 def _basic_tables(downs: int):
@@ -468,6 +458,8 @@ def _basic_tables(downs: int):
         def out(o, nn, fl, ds=0, do=0):
             nxt[f, o], flip[f, o], own[f, o], other[f, o] = nn, fl, ds, do
 
+        out(0, f, 0)  # no result: the field stays
+        out(1, f, 0)  # (no 2d6 total: unused)
         for t in range(2, 13):
             kind = RESULT_KIND[t]
             if kind == TOUCHDOWN_PASS:
@@ -496,6 +488,8 @@ def _basic_tables(downs: int):
                 out(12 + d, first(100 - p), 1)
             q = p + 10 * d
             out(18 + d, first(OWN_20 if q >= 100 else 100 - q), 1)
+        for kept in (KEPT_INTERCEPTION, KEPT_FUMBLE):
+            out(kept, nxt[f, 7], flip[f, 7])
     return {"node": node, "pos": np.array(pos, dtype=np.int8), "ltg": np.array(ltg, dtype=np.int8),
             "down": np.array(dwn, dtype=np.int8), "next": nxt.ravel(), "flip": flip.ravel(), "own": own.ravel(),
             "other": other.ravel()}
@@ -521,43 +515,328 @@ def _play_rows(s: State, config: TableFootballConfig):
     return t, k
 
 
+# the clock key's decision events (with the phase they are taken in)
+EV_NONE, EV_RESULT, EV_GAINING_RESULT, EV_ASK_LOST, EV_ASK_WON, EV_DECLINE, EV_TIME_OUT, EV_LOST_BALL = range(8)
+NO_DECISION = A.NUM_ACTIONS  # the action column of a finished game (its action is ignored)
+_DIE_WINS = np.arange(36) // 6 >= np.arange(36) % 6  # a pair drawn as one value: the first die >= the second
+
+
+class _Columns:
+    """The whole-column step's tables for one (downs, recovery option, clock) setting.
+
+    Indexes: ``kk = (offence * nodes + field node) * _N_OUTCOMES + outcome`` (a play's effect);
+    ``pa = phase * 8 + action`` (8: NO_DECISION) and ``pav = pa * 36 + draw`` (the decision and the step's
+    draw); the clock key ``phase * 256 + event * 32 + box cost * 8 + snap offence * 4 + team one has a
+    time-out * 2 + team two has one``."""
+
+    def __init__(self, downs: int, recovery: bool, clock: bool):
+        b = _basic_tables(downs)
+        n, O = b["pos"].size, _N_OUTCOMES
+        self.downs = downs
+        # the field node of (offence, position, line to gain, down), as its first kk
+        cell = np.zeros((2, 101, 101, downs + 1), dtype=np.int64)
+        for off in (0, 1):
+            cell[off, b["pos"], b["ltg"], b["down"]] = (off * n + np.arange(n)) * O
+        self.cell = cell.ravel()
+        # a play's effect, by kk
+        off = np.repeat(np.array([0, 1], dtype=np.int8), n * O)
+        nxt, own, other = np.tile(b["next"], 2), np.tile(b["own"], 2), np.tile(b["other"], 2)
+        self.offence = off ^ np.tile(b["flip"], 2)
+        self.position, self.ltg, self.down = b["pos"][nxt], b["ltg"][nxt], b["down"][nxt]
+        rows = np.arange(2 * n * O)
+        points = np.zeros((2 * n * O, 2), dtype=np.int16)  # to [team one, team two], laid out as a score row
+        points[rows, off] = own
+        points[rows, 1 - off] = other
+        self.points16 = points
+        self.points = points.view(np.int32)[:, 0]  # one add per game updates both scores
+        self.touchdown = own == TOUCHDOWN_POINTS  # the extra point follows (ruling 8)
+        col = np.tile(np.arange(O), 2 * n)
+        col_cost = np.zeros(O, dtype=np.int8)  # the result's boxes (ruling 10)
+        col_cost[2:13] = RESULT_BOXES[2:13]
+        col_cost[13:25] = KICK_BOXES
+        col_cost[KEPT_INTERCEPTION], col_cost[KEPT_FUMBLE] = RESULT_BOXES[INTERCEPTION_TOTAL], RESULT_BOXES[FUMBLE_TOTAL]
+        self.cost = np.where(other == SAFETY_POINTS, SAFETY_BOXES, col_cost[col]).astype(np.int8)
+        gaining = np.zeros(O, dtype=bool)  # may go out of bounds (ruling 13)
+        gaining[2:13] = RESULT_GAINING[2:13]
+        self.result_event = np.where(col == 0, EV_NONE, np.where(gaining[col], EV_GAINING_RESULT, EV_RESULT)) * 32
+        # the decision and the step's draw, by pa and pav
+        pa = np.arange(7 * 8)
+        ph, act = pa // 8, pa % 8
+        choose = ph == CHOOSE
+        kick = choose & ((act == A.FIELD_GOAL) | (act == A.PUNT))
+        # the draw's scale: a kick's die (6) or a pair of dice as one value (36), times 2**-53 (_draw_one)
+        self.high = np.where(kick, 6.0, 36.0) / (1 << 53)
+        self.draws = ((choose & (act < 3)) | ((ph == RECOVERY) & (act == A.CONTEST))
+                      | (((ph == OOB_OFFENCE) | (ph == OOB_DEFENCE)) & (act == A.OUT_OF_BOUNDS))).astype(np.uint64)
+        v = np.arange(36)
+        first, second = v // 6 + 1, v % 6 + 1
+        outcome = np.zeros((7, 8, 36), dtype=np.int64)
+        event = np.zeros((7, 8, 36), dtype=np.int64)
+        roll = np.zeros((7, 8, 36, 2), dtype=np.int8)  # last_roll of the offence's choice
+        total = first + second
+        lost = np.isin(total, (INTERCEPTION_TOTAL, FUMBLE_TOTAL)) & recovery  # ruling 16
+        outcome[CHOOSE, A.RUN_PLAY] = np.where(lost, 0, total)
+        event[CHOOSE, A.RUN_PLAY] = np.where(lost, EV_LOST_BALL, EV_NONE)
+        roll[CHOOSE, A.RUN_PLAY] = np.stack([first, second], axis=1)
+        for action, base in ((A.FIELD_GOAL, 12), (A.PUNT, 18)):  # the die is v + 1 (v < 6)
+            outcome[CHOOSE, action] = base + np.minimum(v, 5) + 1
+            roll[CHOOSE, action, :, 0] = np.minimum(v, 5) + 1
+        for phase in (OOB_OFFENCE, OOB_DEFENCE):  # the asker's die first: it wins on a high roll or a tie
+            event[phase, A.OUT_OF_BOUNDS] = np.where(_DIE_WINS, EV_ASK_WON, EV_ASK_LOST)
+            event[phase, A.DECLINE] = EV_DECLINE
+        for phase in (TIMEOUT_OFFENCE, TIMEOUT_DEFENCE):
+            event[phase, A.TIME_OUT] = EV_TIME_OUT
+            event[phase, A.DECLINE] = EV_DECLINE
+        self.outcome = outcome.ravel()  # a recovery decision's outcome depends on its roll: set in the step
+        self.event = (np.arange(7)[:, None, None] * 256 + event * 32).ravel()
+        self.last_roll = np.ascontiguousarray(roll.reshape(-1, 2)).view(np.int16)[:, 0]
+        self._clock_key_tables(clock)
+
+    def _clock_key_tables(self, clock: bool) -> None:
+        """The clock decisions (rulings 11-13), by clock key: the next phase, the pending box cost, the boxes
+        marked off (the clock runs), the time-out taken (a score row of 0/1). Without the clock, a result
+        goes to the next choice."""
+        size = 7 * 256
+        phase = np.zeros(size, dtype=np.int8)
+        pending = np.zeros(size, dtype=np.int8)
+        boxes = np.zeros(size, dtype=np.int16)
+        timeout = np.zeros((size, 2), dtype=np.int8)
+        for key in range(size):
+            ph, ev, p = key // 256, key // 32 % 8, key // 8 % 4
+            snap, has = key // 4 % 2, (key // 2 % 2, key % 2)
+
+            def seek(stage, cost):
+                # the next open decision from ``stage`` on (``_seek``), or the clock runs
+                if stage == OOB_OFFENCE:
+                    return OOB_OFFENCE, cost, 0
+                if stage <= TIMEOUT_OFFENCE and cost > 1 and has[snap]:
+                    return TIMEOUT_OFFENCE, cost, 0
+                if stage <= TIMEOUT_DEFENCE and cost > 1 and has[1 - snap]:
+                    return TIMEOUT_DEFENCE, cost, 0
+                return CHOOSE, 0, cost
+
+            out = (ph, p, 0)
+            if ev == EV_LOST_BALL:
+                out = (RECOVERY, p, 0)
+            elif not clock:
+                if ev in (EV_RESULT, EV_GAINING_RESULT):
+                    out = (CHOOSE, p, 0)
+            elif ev == EV_RESULT:
+                out = seek(TIMEOUT_OFFENCE, p)
+            elif ev == EV_GAINING_RESULT:
+                out = seek(OOB_OFFENCE, p)
+            elif ev == EV_ASK_LOST:
+                out = seek(TIMEOUT_OFFENCE, p)
+            elif ev == EV_ASK_WON:  # the play costs 1 box less, at least 1 (ruling 13)
+                out = seek(TIMEOUT_OFFENCE, max(p - 1, 1))
+            elif ev == EV_DECLINE:
+                out = {OOB_OFFENCE: (OOB_DEFENCE, p, 0), OOB_DEFENCE: seek(TIMEOUT_OFFENCE, p),
+                       TIMEOUT_OFFENCE: seek(TIMEOUT_DEFENCE, p), TIMEOUT_DEFENCE: (CHOOSE, 0, p)}.get(ph, out)
+            elif ev == EV_TIME_OUT and ph in (TIMEOUT_OFFENCE, TIMEOUT_DEFENCE):  # the play costs 1 box (ruling 12)
+                timeout[key, snap if ph == TIMEOUT_OFFENCE else 1 - snap] = 1
+                out = (CHOOSE, 0, 1)
+            phase[key], pending[key], boxes[key] = out
+        self.clock_phase, self.clock_pending, self.clock_boxes = phase, pending, boxes
+        self.clock_timeout = timeout.view(np.int16)[:, 0]  # one subtraction per game takes it off its team
+
+
+_COLUMNS: dict = {}
+
+
+def _columns(config: TableFootballConfig) -> _Columns:
+    key = (config.downs, config.recovery_option, config.clock)
+    t = _COLUMNS.get(key)
+    if t is None:
+        t = _COLUMNS[key] = _Columns(*key)
+    return t
+
+
+def _pair_view(a: np.ndarray, dtype) -> np.ndarray:
+    """The [B, 2] field ``a`` as one ``dtype`` value a game (both entries in one add); ``a`` must be
+    C-contiguous (every State's fields are: the batch operations copy)."""
+    return a.view(dtype)[:, 0]
+
+
+_ONE_POINT = np.array([[1, 0], [0, 1]], dtype=np.int16).view(np.int32)[:, 0]  # the extra point, by team
+
+
+def _step_columns(s: State, a, live, all_live: bool, config: TableFootballConfig) -> None:
+    """One decision in every live game (bool mask ``live`` [B]) on whole columns, from the tables: the same
+    games as the rule functions (a test plays both side by side), with draws from each game's own stream
+    (CounterChance only). Every game is computed; a finished game's decision column is NO_DECISION, which
+    changes nothing (no draw, no result, its phase kept)."""
+    t = _columns(config)
+    for name in ("score", "timeouts", "last_roll"):  # (a field set from outside may be a strided view)
+        if not getattr(s, name).flags.c_contiguous:
+            setattr(s, name, np.ascontiguousarray(getattr(s, name)))
+    ph = s.phase
+    pa = ph.astype(np.intp)
+    pa <<= 3
+    pa += a if all_live else np.where(live, a, NO_DECISION)
+    # the step's one draw (ruling 4's dice, a kick's die, a contest's or an out-of-bounds request's dice),
+    # counted where the decision draws
+    v = _draw_one(s, t.high.take(pa))
+    s.rng_counter += t.draws.take(pa)
+    pav = pa * 36
+    pav += v
+    outcome = t.outcome.take(pav)
+    choose = ph == CHOOSE
+    if not all_live:
+        choose &= live
+    off = s.offence
+    # the offence's choice (ruling 4): the down's roles, its count, its dice
+    np.copyto(s.snap_offence, off, where=choose)
+    s.plays += choose
+    np.copyto(s.last_play, a, casting="unsafe", where=choose)
+    np.copyto(_pair_view(s.last_roll, np.int16), t.last_roll.take(pav), where=choose)
+    if config.recovery_option:
+        rec = np.flatnonzero(ph == RECOVERY)  # (a finished game is never in this phase)
+        if rec.size:  # the team that lost the ball contests or declines (ruling 16)
+            fumble = s.last_roll[rec, 0] + s.last_roll[rec, 1] == FUMBLE_TOTAL
+            kept = (a[rec] == A.CONTEST) & _DIE_WINS.take(v[rec])
+            outcome[rec] = np.where(kept, np.where(fumble, KEPT_FUMBLE, KEPT_INTERCEPTION),
+                                    np.where(fumble, FUMBLE_TOTAL, INTERCEPTION_TOTAL))
+    kk = off.astype(np.intp)
+    kk *= 101
+    kk += s.position
+    kk *= 101
+    kk += s.line_to_gain
+    kk *= config.downs + 1
+    kk += s.down
+    kk = t.cell.take(kk)
+    kk += outcome
+    points = t.points.take(kk)
+    score = _pair_view(s.score, np.int32)
+    score += points
+    result = outcome != 0
+    # a score that ends the game: the target where it is on (ruling 9), any in overtime (ruling 15)
+    ended = None
+    target = config.target_score
+    if config.target_on:
+        ended = (s.score[:, 0] >= target) | (s.score[:, 1] >= target)
+        ended &= result
+    if config.clock:
+        sudden = (s.quarter == OVERTIME) & (points != 0)
+        ended = sudden if ended is None else ended | sudden
+    td = t.touchdown.take(kk)
+    if ended is not None:
+        td &= ~ended
+    td = np.flatnonzero(td)
+    if td.size:  # the extra point, unless the touchdown already won (ruling 8): the pair's total >= 5
+        pair = _draw_one(s, _PAIR_SCALE, td)
+        s.rng_counter[td] += np.uint64(1)
+        good = td[_PAIR_TOTAL.take(pair) >= EXTRA_POINT_MIN]
+        team = off[good].astype(np.intp)
+        score[good] += _ONE_POINT.take(team)
+        if config.target_on:
+            ended[good] |= s.score[good, team] >= target
+    e = None
+    field = kk
+    if ended is not None and ended.any():  # a finished game keeps its field (as the rule functions leave it)
+        e = np.flatnonzero(ended)
+        field = kk.copy()
+        field[e] -= outcome[e]
+    if config.clock or config.recovery_option:
+        key = t.event.take(pav)
+        key += t.result_event.take(field)
+        if config.clock:
+            cost = np.where(result, t.cost.take(field), s.pending_cost)
+            cost <<= 3
+            has = (s.timeouts[:, 0] > 0).view(np.int8) << 1
+            has += s.timeouts[:, 1] > 0
+            cost += has
+            cost += s.snap_offence << 2
+            key += cost
+            s.pending_cost[...] = t.clock_pending.take(key)
+            _pair_view(s.timeouts, np.int16)[...] -= t.clock_timeout.take(key)
+            # mark the boxes off (ruling 11): the two-minute warning stops the clock at w boxes in the 2nd and
+            # 4th quarters (a floor of w while more than w are left), a quarter ends at 0
+            boxes = s.boxes
+            marked = t.clock_boxes.take(key)
+            left = boxes - marked
+            w = config.two_minute_boxes
+            if w > 0:
+                q = s.quarter
+                warn = (q == 2) | (q == 4)
+                warn &= boxes > w
+                np.maximum(left, w, out=left, where=warn)
+            np.maximum(left, 0, out=left)
+            ends = left == 0
+            ends &= marked > 0  # the clock ran out
+            boxes[...] = left
+        s.phase[...] = t.clock_phase.take(key)
+    s.offence[...] = t.offence.take(field)
+    s.position[...] = t.position.take(field)
+    s.line_to_gain[...] = t.ltg.take(field)
+    s.down[...] = t.down.take(field)
+    if e is not None:
+        # the team that scored wins
+        _end_game(s, e, (t.points16[kk[e], 0] == 0).astype(np.int8))
+    if config.clock:
+        ends = np.flatnonzero(ends)
+        if ends.size:
+            _end_quarter(s, ends)
+
+
+def _refresh_columns(s: State, config: TableFootballConfig) -> None:
+    """``_refresh`` of every game on whole columns (a finished game is in GAME_OVER: all False, -1)."""
+    ph = s.phase
+    legal = s.legal
+    choose = ph == CHOOSE
+    legal[:, A.RUN_PLAY] = choose
+    legal[:, A.FIELD_GOAL] = choose
+    choose &= s.down >= config.downs  # punt on the last down only (ruling 4)
+    legal[:, A.PUNT] = choose
+    if config.clock or config.recovery_option:
+        rec = ph == RECOVERY
+        oob = (ph == OOB_OFFENCE) | (ph == OOB_DEFENCE)
+        to = (ph == TIMEOUT_OFFENCE) | (ph == TIMEOUT_DEFENCE)
+        legal[:, A.CONTEST] = rec
+        legal[:, A.OUT_OF_BOUNDS] = oob
+        legal[:, A.TIME_OUT] = to
+        rec |= oob
+        rec |= to
+        legal[:, A.DECLINE] = rec
+    who = ph << 2
+    who += s.offence << 1
+    who += s.snap_offence
+    s.to_act[...] = _TO_ACT_BY_PHASE.take(who)
+
+
+_PAIRS: dict = {}
+
+
+def _pairs(n: int) -> np.ndarray:
+    """0, 2, 4, ...: the flat index of team one's entry of each game in a [n, 2] array."""
+    p = _PAIRS.get(n)
+    if p is None:
+        p = _PAIRS[n] = np.arange(n, dtype=np.intp) * 2
+    return p
+
+
 def _step_basic(s: State, a, live, config: TableFootballConfig) -> None:
     """One play in every live game (bool mask ``live`` [B]) of the basic game without the recovery option,
-    from the tables; also sets to_act and the legal mask. Works on whole columns: every game is computed,
-    and only the live games' values are written (a finished game's action, counter and fields stay)."""
+    from the play tables, with an injected chance source (``_step_columns`` serves the games' own streams):
+    the dice drawn by choice (every run's pair, then the field goals' and the punts' dice), then the extra
+    points. Also sets to_act and the legal mask; only the live games' values are written."""
     t, k = _play_rows(s, config)
     B = s.batch_size
     all_live = bool(live.all())
     a = a if all_live else np.where(live, a, A.RUN_PLAY)
-    run = a == A.RUN_PLAY
-    if type(_CTX.chance) is CounterChance:
-        # The draws CounterChance gives, on whole columns: a run's pair of dice and a kick's die each take
-        # one position of the game's stream (a draw of 36 or of 6), so one call serves every game.
-        v = _uniform(s.rng_key, s.rng_counter, np.where(run, 36, 6), 1)[:, 0]
-        s.rng_counter += live.astype(np.uint64)
-        first = v // 6
-        second = v - 6 * first
-        first += 1
-        second += 1
-        die = v + 1
-        k += np.where(run, first + second, np.where(a == A.FIELD_GOAL, 12, 18) + die)
-        first = np.where(run, first, die)
-        second = np.where(run, second, 0)
-    else:
-        first = np.zeros(B, dtype=np.intp)
-        second = np.zeros(B, dtype=np.intp)
-        for action, what, base in ((A.RUN_PLAY, "play dice", 0), (A.FIELD_GOAL, "field goal die", 12),
-                                   (A.PUNT, "punt die", 18)):
-            gg = np.flatnonzero((a == action) & live)
-            if gg.size:
-                if action == A.RUN_PLAY:
-                    dice = _two_dice(s, gg, what)
-                    first[gg], second[gg] = dice[:, 0], dice[:, 1]
-                    k[gg] += dice[:, 0] + dice[:, 1]
-                else:
-                    die = _draw(s, gg, 6, 1, what)[:, 0] + 1
-                    first[gg] = die
-                    k[gg] += base + die
+    first = np.zeros(B, dtype=np.intp)
+    second = np.zeros(B, dtype=np.intp)
+    for action, what, base in ((A.RUN_PLAY, "play dice", 0), (A.FIELD_GOAL, "field goal die", 12),
+                               (A.PUNT, "punt die", 18)):
+        gg = np.flatnonzero((a == action) & live)
+        if gg.size:
+            if action == A.RUN_PLAY:
+                dice = _two_dice(s, gg, what)
+                first[gg], second[gg] = dice[:, 0], dice[:, 1]
+                k[gg] += dice[:, 0] + dice[:, 1]
+            else:
+                die = _draw(s, gg, 6, 1, what)[:, 0] + 1
+                first[gg] = die
+                k[gg] += base + die
     np.copyto(s.last_roll[:, 0], first, casting="unsafe", where=True if all_live else live)
     np.copyto(s.last_roll[:, 1], second, casting="unsafe", where=True if all_live else live)
     np.copyto(s.last_play, a, casting="unsafe", where=True if all_live else live)
@@ -604,147 +883,6 @@ def _step_basic(s: State, a, live, config: TableFootballConfig) -> None:
     np.copyto(s.legal[:, A.PUNT], down >= config.downs, where=mask)
 
 
-def _step_clocked(s: State, a, live, config: TableFootballConfig) -> None:
-    """One decision in every live game (bool mask ``live`` [B]) of a clock game or a game with the recovery
-    option, from the basic game's play tables and whole-column masks: the same games as the rule functions
-    (a test plays both side by side), with draws from each game's stream (CounterChance only). Rare events
-    (an extra point, a quarter's end) run the rule functions on their few games, after the play's draw."""
-    t, k = _play_rows(s, config)
-    ph = s.phase
-    choose = live & (ph == CHOOSE)
-    run = choose & (a == A.RUN_PLAY)
-    kick = choose & ~run
-    rec = live & (ph == RECOVERY)
-    oob = live & ((ph == OOB_OFFENCE) | (ph == OOB_DEFENCE))
-    ask = oob & (a == A.OUT_OF_BOUNDS)
-    # the step's first draw: a run's or a contest's or an out-of-bounds pair of dice (36), a kick's die (6)
-    v = _draw_one(s, np.where(kick, 6, 36))
-    s.rng_counter += run | kick | (rec & (a == A.CONTEST)) | ask
-    first = v // 6
-    second = v - 6 * first
-    first += 1
-    second += 1
-    roll_total = first + second
-    if choose.any():  # the offence's choice (ruling 4): the down's roles, its count, its dice
-        np.copyto(s.snap_offence, s.offence, where=choose)
-        s.plays += choose
-        np.copyto(s.last_play, a, casting="unsafe", where=choose)
-        np.copyto(s.last_roll[:, 0], np.where(run, first, v + 1), casting="unsafe", where=choose)
-        np.copyto(s.last_roll[:, 1], np.where(run, second, 0), casting="unsafe", where=choose)
-    lost = run & ((roll_total == INTERCEPTION_TOTAL) | (roll_total == FUMBLE_TOTAL)) if config.recovery_option \
-        else None
-    if lost is not None and lost.any():  # the team that lost the ball decides first (ruling 16)
-        s.phase[lost] = RECOVERY
-        run = run & ~lost
-    # the result of a play, or of a recovery decision (kept: the down played at the spot, a 0-yard gain);
-    # no result: outcome 0, the tables' empty column (no points)
-    outcome = np.where(run, roll_total, np.where(kick, np.where(a == A.FIELD_GOAL, 12, 18) + v + 1, 0))
-    result = run | kick
-    if config.recovery_option:
-        rec_total = s.last_roll[:, 0].astype(np.intp) + s.last_roll[:, 1]
-        kept = rec & (a == A.CONTEST) & (first >= second)
-        outcome = np.where(rec, np.where(kept, 7, rec_total), outcome)
-        result |= rec
-    k += outcome
-    own = t["own"].take(k)
-    other = t["other"].take(k)
-    off = s.offence.astype(np.intp)
-    flat = s.score.reshape(-1)
-    at_own = _pairs(s.batch_size) + off
-    at_other = at_own ^ 1
-    own_score = flat.take(at_own) + own
-    other_score = flat.take(at_other) + other
-    # a score that ends the game: any in overtime (ruling 15), the target where it is on (ruling 9)
-    ended = (s.quarter == OVERTIME) & ((own + other) > 0)
-    target = config.target_score
-    if config.target_on:
-        ended |= (own_score >= target) | (other_score >= target)
-    ended &= result
-    td = np.flatnonzero(result & (own == TOUCHDOWN_POINTS) & ~ended)
-    if td.size:  # the extra point, unless the touchdown already won (ruling 8): the pair's total >= 5
-        pair = _draw_one(s, 36, td)
-        s.rng_counter[td] += np.uint64(1)
-        own_score[td] += _PAIR_TOTAL.take(pair) >= EXTRA_POINT_MIN
-        if config.target_on:
-            ended[td] |= own_score[td] >= target
-    flat[at_own] = own_score
-    flat[at_other] = other_score
-    if ended.any():  # a finished game keeps its field (as the rule functions leave it)
-        e = np.flatnonzero(ended)
-        _end_game(s, e, np.where(own[e] > 0, off[e], 1 - off[e]))
-    going = result & ~ended
-    nn = t["next"].take(k)
-    np.copyto(s.offence, off ^ t["flip"].take(k), casting="unsafe", where=going)
-    np.copyto(s.position, t["pos"].take(nn), where=going)
-    np.copyto(s.line_to_gain, t["ltg"].take(nn), where=going)
-    np.copyto(s.down, t["down"].take(nn), where=going)
-    if not config.clock:
-        s.phase[going] = CHOOSE
-        return
-    # the clock decisions (rulings 11-13): each game's stage to look for its next open decision from
-    cost = np.where(kick, KICK_BOXES, RESULT_BOXES.take(roll_total))
-    if config.recovery_option:
-        cost = np.where(rec, RESULT_BOXES.take(rec_total), cost)
-    cost = np.where(run & (other == SAFETY_POINTS), SAFETY_BOXES, cost)
-    pending = np.where(going, cost, s.pending_cost)
-    won = ask & (first >= second)  # the asker's die first: it wins on a high roll or a tie
-    pending = np.where(won, np.maximum(pending - 1, 1), pending)
-    to_o = live & (ph == TIMEOUT_OFFENCE)
-    to_d = live & (ph == TIMEOUT_DEFENCE)
-    call = (to_o | to_d) & (a == A.TIME_OUT)
-    snap = s.snap_offence.astype(np.intp)
-    if call.any():  # the play costs 1 box (ruling 12)
-        c = np.flatnonzero(call)
-        s.timeouts[c, np.where(to_o[c], snap[c], 1 - snap[c])] -= 1
-        pending = np.where(call, 1, pending)
-    declined = live & (a == A.DECLINE)
-    oob_o_declined = declined & (ph == OOB_OFFENCE)
-    s.phase[oob_o_declined] = OOB_DEFENCE
-    stage = np.where(going, np.where(run & RESULT_GAINING.take(roll_total), OOB_OFFENCE, TIMEOUT_OFFENCE),
-                     np.where(ask | (declined & (ph == OOB_DEFENCE)), TIMEOUT_OFFENCE,
-                              np.where(to_o & declined, TIMEOUT_DEFENCE, _RUN_CLOCK)))
-    seeking = going | (oob & ~oob_o_declined) | to_o | to_d
-    saves = pending > 1
-    flat_to = s.timeouts.reshape(-1)
-    snap_to = flat_to.take(_pairs(s.batch_size) + snap)
-    other_to = flat_to.take((_pairs(s.batch_size) + snap) ^ 1)
-    at_oob = stage == OOB_OFFENCE
-    off_to = ~at_oob & (stage <= TIMEOUT_OFFENCE) & saves & (snap_to > 0)
-    def_to = ~at_oob & ~off_to & (stage <= TIMEOUT_DEFENCE) & saves & (other_to > 0)
-    asks = seeking & (at_oob | off_to | def_to)
-    np.copyto(s.phase, np.where(at_oob, OOB_OFFENCE, np.where(off_to, TIMEOUT_OFFENCE, TIMEOUT_DEFENCE)),
-              casting="unsafe", where=asks)
-    clocked = seeking & ~asks
-    # mark the boxes off (ruling 11): the two-minute warning, the end of a quarter
-    np.copyto(s.pending_cost, np.where(clocked, 0, pending), casting="unsafe")
-    s.phase[clocked] = CHOOSE
-    boxes = s.boxes
-    left = boxes - pending
-    w = config.two_minute_boxes
-    if w > 0:
-        q = s.quarter
-        left = np.where(((q == 2) | (q == 4)) & (boxes > w) & (left < w), w, left)
-    np.copyto(s.boxes, np.maximum(left, 0), casting="unsafe", where=clocked)
-    ends = clocked & (left <= 0)
-    if ends.any():
-        _end_quarter(s, np.flatnonzero(ends))
-
-
-_RUN_CLOCK = GAME_OVER + 1  # a stage past every decision: the clock runs
-
-
-_PAIRS: dict = {}
-
-
-def _pairs(n: int) -> np.ndarray:
-    """0, 2, 4, ...: the flat index of team one's entry of each game in a [n, 2] array."""
-    p = _PAIRS.get(n)
-    if p is None:
-        p = _PAIRS[n] = np.arange(n, dtype=np.intp) * 2
-    return p
-
-
-
 
 # --- step ------------------------------------------------------------------------------------------------
 
@@ -762,7 +900,16 @@ def step(state: State, actions, config: TableFootballConfig | None = None, chanc
     all_live = bool(live_mask.all())
     s = state if reuse_input else state.copy()
     with _CTX.using(config, chance):
-        if FAST_PATH and not config.clock and not config.recovery_option:
+        if FAST_PATH and type(_CTX.chance) is CounterChance:
+            _step_columns(s, a, live_mask, all_live, config)
+            s.steps += live_mask
+            capped = s.plays >= config.max_plays
+            capped &= s.phase == CHOOSE  # (a finished game is in GAME_OVER)
+            if capped.any():  # the cap on plays: truncated with no winner, once the last play is settled
+                s.truncated[capped] = True
+                s.phase[capped] = GAME_OVER
+            _refresh_columns(s, config)
+        elif FAST_PATH and not config.clock and not config.recovery_option:
             _step_basic(s, a, live_mask, config)
             s.steps += live_mask
             capped = np.flatnonzero((s.plays >= config.max_plays) & live_mask & ~s.terminated)
@@ -770,14 +917,6 @@ def step(state: State, actions, config: TableFootballConfig | None = None, chanc
                 s.truncated[capped] = True
                 s.phase[capped] = GAME_OVER
                 _refresh(s, capped, config)
-        elif FAST_PATH and type(_CTX.chance) is CounterChance:
-            _step_clocked(s, a, live_mask, config)
-            s.steps += live_mask
-            capped = live_mask & (s.plays >= config.max_plays) & (s.phase == CHOOSE)
-            if capped.any():  # the cap on plays: truncated with no winner, once the last play is settled
-                s.truncated[capped] = True
-                s.phase[capped] = GAME_OVER
-            _refresh_columns(s, live_mask, all_live, config)
         else:
             live = np.arange(state.batch_size) if all_live else np.flatnonzero(live_mask)
             _apply(s, live, a[live], config)
