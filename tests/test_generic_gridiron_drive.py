@@ -67,29 +67,35 @@ def _learner_actions(mask, rng, step):
     return actions
 
 
+def _step_both(theirs, ours, actions):
+    """One step of both vector envs; asserts equal observations, rewards, ends and infos (final ones
+    included); returns Gridiron's env's outputs."""
+    out_t, out_o = theirs.step(actions), ours.step(actions)
+    for a, b in zip(out_o[:4], out_t[:4]):
+        np.testing.assert_array_equal(a, b)
+    info_o, info_t = out_o[4], out_t[4]
+    _assert_infos_equal(info_o, info_t)
+    if "final_obs" in info_t:
+        np.testing.assert_array_equal(info_o["_final_obs"], info_t["_final_obs"])
+        for g in np.flatnonzero(info_t["_final_obs"]):
+            np.testing.assert_array_equal(info_o["final_obs"][g], info_t["final_obs"][g])
+        _assert_infos_equal(info_o["final_info"], info_t["final_info"])
+    return out_t
+
+
 def _play_vectors(theirs, ours, seed, steps, rng_seed=0, options=None):
     """Step both vector envs with the same actions; assert every output equal. Returns (episodes ended,
     nonzero rewards, illegal actions seen)."""
     obs_t, info_t = theirs.reset(seed=seed, options=options)
     obs_o, info_o = ours.reset(seed=seed, options=options)
+    np.testing.assert_array_equal(obs_o, obs_t)
+    _assert_infos_equal(info_o, info_t)
     rng = np.random.default_rng(rng_seed)
     ended = rewarded = illegal = 0
     for step in range(steps):
-        np.testing.assert_array_equal(obs_o, obs_t)
-        _assert_infos_equal(info_o, info_t)
         assert ours.state.game.equals(theirs.state)
         actions = _learner_actions(info_t["action_mask"], rng, step)
-        obs_t, rew_t, term_t, trunc_t, info_t = theirs.step(actions)
-        obs_o, rew_o, term_o, trunc_o, info_o = ours.step(actions)
-        np.testing.assert_array_equal(rew_o, rew_t)
-        np.testing.assert_array_equal(term_o, term_t)
-        np.testing.assert_array_equal(trunc_o, trunc_t)
-        if "final_obs" in info_t:
-            np.testing.assert_array_equal(info_o["_final_obs"], info_t["_final_obs"])
-            for g in np.flatnonzero(info_t["_final_obs"]):
-                np.testing.assert_array_equal(info_o["final_obs"][g], info_t["final_obs"][g])
-            _assert_infos_equal({k: v for k, v in info_o["final_info"].items()},
-                                {k: v for k, v in info_t["final_info"].items()})
+        _, rew_t, term_t, trunc_t, info_t = _step_both(theirs, ours, actions)
         ended += int((term_t | trunc_t).sum())
         rewarded += int(np.count_nonzero(rew_t))
         illegal += int(info_t.get("_illegal_action", np.zeros(1, bool)).sum())
@@ -106,7 +112,7 @@ def _play_vectors(theirs, ours, seed, steps, rng_seed=0, options=None):
 ])
 def test_the_generic_drive_vector_env_plays_every_episode_like_gridiron_s(side, n, seed, options):
     theirs, ours = _pair_vectors(side, n, **options)
-    ended, rewarded, illegal = _play_vectors(theirs, ours, seed, 140)
+    ended, rewarded, illegal = _play_vectors(theirs, ours, seed, 100)
     assert ended >= 2 * n and rewarded > 0 and illegal > 0  # autoresets, rewards and forfeits were compared
 
 
@@ -115,6 +121,22 @@ def test_a_callable_opponent_and_same_step_autoresets_play_alike_too():
                                  autoreset_mode=AutoresetMode.SAME_STEP)
     ended, _, _ = _play_vectors(theirs, ours, 31, 120)
     assert ended >= 8
+
+
+@pytest.mark.parametrize("wrap", [True, False])
+def test_an_agent_opponent_reads_the_engine_state_and_plays_alike(wrap):
+    """An agent (``act(state, config)``) as the opponent, in an AgentOpponent (a ``needs_state`` callable)
+    or as it is: it is given the engine's State and GameConfig (the spec's ``agent_view``), as in
+    Gridiron's drive env."""
+    from agents.heuristic import HeuristicAgent
+    from gridiron_env.envs.common import AgentOpponent
+
+    theirs = GridironDefenceVectorEnv(3, opponent=AgentOpponent(HeuristicAgent()), start="random")
+    agent = HeuristicAgent()
+    ours = GameVectorEnv(3, game="gridiron_drive", variant="defence", config={"start": "random"},
+                         opponent=AgentOpponent(agent) if wrap else agent)
+    ended, _, _ = _play_vectors(theirs, ours, 12, 40)
+    assert ended >= 3
 
 
 @pytest.mark.parametrize("side", ["offence", "defence"])
@@ -156,7 +178,8 @@ def _lone_episodes(theirs, ours, seed, episodes, rng, options=None):
     for _ in range(episodes):
         done = False
         while not done:
-            np.testing.assert_array_equal(obs_o, obs_t)
+            for key in obs_t if isinstance(obs_t, dict) else [None]:  # "planes": a dict of arrays
+                np.testing.assert_array_equal(obs_o if key is None else obs_o[key], obs_t if key is None else obs_t[key])
             _assert_infos_equal({k: np.asarray([v]) for k, v in info_o.items() if k != "illegal_action"},
                                 {k: np.asarray([v]) for k, v in info_t.items() if k != "illegal_action"})
             assert info_o.get("illegal_action") == info_t.get("illegal_action")
@@ -176,8 +199,8 @@ def _lone_episodes(theirs, ours, seed, episodes, rng, options=None):
 
 @pytest.mark.parametrize("side, options", [
     ("offence", {}),
-    ("defence", {"start": "random", "field_position_weight": 0.75, "learner_team": "random"}),
-    ("offence", {"start": 5, "config": {"specials": True}, "learner_team": "two"}),
+    ("defence", {"start": "random", "field_position_weight": 0.75, "learner_team": "random", "offence_up": True}),
+    ("offence", {"start": 5, "config": {"specials": True}, "learner_team": "two", "observation": "planes"}),
 ])
 def test_the_lone_drive_envs_play_alike(side, options):
     theirs = OLD_SINGLE[side](render_mode="ansi", **options)
@@ -210,11 +233,7 @@ def test_a_given_position_seats_the_learner_by_its_side(side):
     np.testing.assert_array_equal(theirs._core.learner, seats)
     rng = np.random.default_rng(0)
     for step in range(25):  # the episodes from the position, then the env's own drives
-        actions = _learner_actions(ours.action_masks().astype(np.int8), rng, step)
-        out_t, out_o = theirs.step(actions), ours.step(actions)
-        for a, b in zip(out_o[:4], out_t[:4]):
-            np.testing.assert_array_equal(a, b)
-        _assert_infos_equal(out_o[4], out_t[4])
+        _step_both(theirs, ours, _learner_actions(ours.action_masks().astype(np.int8), rng, step))
 
 
 def test_an_illegal_action_raises_alike_with_illegal_action_raise():
@@ -239,7 +258,7 @@ def test_an_illegal_action_raises_alike_with_illegal_action_raise():
                                     {"start": 20, "max_steps": 30}])
 def test_the_drive_spec_meets_the_protocol(config):
     assert get_game("gridiron_drive") is DRIVE
-    assert check_game(DRIVE, config, seed=3, batch_size=5, max_steps=150) >= 1
+    assert check_game(DRIVE, config, seed=3, batch_size=4, max_steps=80) >= 1
 
 
 def test_a_drive_ends_when_the_ball_changes_hands_and_names_its_winner():

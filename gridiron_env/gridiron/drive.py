@@ -19,14 +19,18 @@ drive's settings are config fields (:class:`DriveConfig`, a :class:`~gridiron_en
 - The drive is over (``to_act`` -1, ``terminated``) once either team's drive count moves (a touchdown, a
   field goal attempt, a punt, a turnover, a safety, a turnover on downs) or the game ends; ``truncated``
   is the game's step cap with the drive still on. ``winner``: the game's winner if the game ended, else
-  the drive's offence if it outscored the defence in the drive, else the defence.
+  the team that gained more points in the drive, else (none scored) the team with the ball next.
 - Reward (``learner_reward``): the points the learner's team scored in the step minus the other team's,
   plus w times the value of the position the drive leaves, v = (rows the next offence must go to score,
   1..24) / 24: +w*v for the team that did not get the ball next, -w*v for the one that did (0 if the game
   ended or the episode was cut). An illegal action costs -(7 + w), the worst a drive can give. Rewards
   are float32 values (as the drive envs give them).
+- Agents (``agent_view``) are given the engine's State and GameConfig of the games they act in, as the
+  drive envs give them; observations, the ``"planes"`` kind, the pictures (``offence_up``) and the
+  illegal-action infos are the whole game's (``gridiron_env.gridiron.game.GAME``) over the engine state.
 
-The state is a :class:`DriveState`: the engine's State and each team's drive count when the drive began.
+The state is a :class:`DriveState`: the engine's State and each team's drive count and score when the
+drive began.
 """
 
 from __future__ import annotations
@@ -42,17 +46,16 @@ import numpy as np
 from ..adapters.common import draw_int
 from ..config import GameConfig
 from ..core import engine
-from ..core.actions import ACTION_NAMES, END_TURN, NUM_ACTIONS, action_id
 from ..core.diagram import from_diagram, to_diagram
 from ..core.geometry import FIRST_FIELD_ROW, FRAME_ROW, HASH_BAND, KICKOFF_SQUARE, N_LANES, N_ROWS
 from ..core.invariants import InvariantError, check_invariants
-from ..core.observe import FEATURE_LAYOUT, FEATURES_SIZE, OBS_HIGH, OBS_LOW, observe
+from ..core.observe import observe
 from ..core.rules import IllegalActionError
 from ..core.state import State
 from ..core.visibility import team_view
 from ..protocol import GameSpec, ObservationKind
 from ..scenarios import SCENARIOS
-from .game import DRAW, GAME, SALTS
+from .game import GAME, SALTS
 
 __all__ = ["DRIVE", "DriveConfig", "DriveState", "new_drives", "field_position", "drive_over",
            "DRIVE_SIDES", "DRIVE_STARTS", "MAX_DRIVE_POINTS", "FIELD_ROWS"]
@@ -409,26 +412,21 @@ def _learner_start(seeds, config, learner, scenario=None) -> DriveState:
     return new_drives(seeds, config, learner, scenario)
 
 
+# the whole game's members that read no state: its actions, observation shape, seeds and drawing options
+_SHARED = ("illegal_error", "num_actions", "action_names", "action_id", "ignored_action", "observation_size",
+           "observation_layout", "observation_bounds", "draw_value", "salts", "orientation", "draws")
+
 DRIVE = GameSpec(
     name="gridiron_drive",
     config_class=DriveConfig,
     init=_init,
     step=_step,
-    illegal_error=IllegalActionError,
-    num_actions=NUM_ACTIONS,
-    action_names=tuple(ACTION_NAMES),
-    action_id=action_id,
-    ignored_action=END_TURN,
     legal_mask=_legal_mask,
     observe=lambda d, team, config=None: observe(d.game, team, _engine_config(config)),
-    observation_size=FEATURES_SIZE,
-    observation_layout=dict(FEATURE_LAYOUT),
-    observation_bounds=(OBS_LOW, OBS_HIGH),
     to_act=_to_act,
     terminated=_terminated,
     truncated=_truncated,
     winner=_winner,
-    draw_value=DRAW,
     score=lambda d: d.game.score.astype(np.int64),
     batch_size=lambda d: d.batch_size,
     take=lambda d, games: d.take(games),
@@ -444,12 +442,11 @@ DRIVE = GameSpec(
     variants={"basic": {}, "offence": {"side": "offence"}, "defence": {"side": "defence"}},
     view=lambda d, team: DriveState(team_view(d.game, team=team), d.drives0, d.score0),
     scenarios=MappingProxyType({name: _DriveScenario(sc) for name, sc in SCENARIOS.items()}),
-    salts=SALTS,
     observation_kinds={name: _over_engine_state(kind) for name, kind in GAME.observation_kinds.items()},
-    orientation=GAME.orientation,
     illegal_entry=None if GAME.illegal_entry is None else _illegal_entry,
-    draws=False,
     learner_start=_learner_start,
     learner_seat=_learner_seat,
     learner_reward=_learner_reward,
+    agent_view=lambda d, config: (d.game, _engine_config(config)),  # Gridiron's agents read the engine's
+    **{name: getattr(GAME, name) for name in _SHARED},
 )
