@@ -10,10 +10,13 @@ from gridiron_env.adapters.agents import make_agent
 from gridiron_env.touchdown import actions as A
 from gridiron_env.touchdown.agents import HeuristicAgent, RandomAgent, play_games
 from gridiron_env.touchdown.config import TouchdownConfig
-from gridiron_env.touchdown.engine import init
+from gridiron_env.touchdown.diagram import scenario
+from gridiron_env.touchdown.engine import init, step
 from gridiron_env.touchdown.state import OFFENCE_CALL, PLAY
 from train import touchdown as td_cli
-from train.touchdown_imitation import Coach, ImitationConfig, _bot, agreement, fit, make_net, record, train
+from train.touchdown_imitation import (
+    Coach, ImitationConfig, Passer, _bot, _clear_lines, agreement, fit, make_net, record, train,
+)
 
 # a short game: one quarter of four scrimmages, plays of at most 10 rounds (whole games in a second or two)
 SHORT = TouchdownConfig(quarters=1, scrimmages_per_quarter=4, max_rounds=10)
@@ -113,3 +116,62 @@ def test_the_command_refuses_bad_counts_before_training(capsys, tmp_path):
         assert err.value.code == 2
     assert "must be an even int" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
+
+
+def test_clear_lines_need_a_straight_empty_line_and_count_a_vacated_square_empty():
+    occupied = np.zeros((1, 13 + 2, 34 + 2), dtype=bool)
+    occupied[0, 3 + 1, 9 + 1] = True  # a piece on (lane 3, row 9)
+    clear, length = _clear_lines(occupied, np.array([[3]]), np.array([[7]]), np.array([[3]]), np.array([[12]]),
+                                 np.array([[-5]]), np.array([[-5]]))
+    assert not clear[0, 0] and length[0, 0] == 5  # blocked at row 9
+    clear, _ = _clear_lines(occupied, np.array([[3]]), np.array([[7]]), np.array([[3]]), np.array([[12]]),
+                            np.array([[3]]), np.array([[9]]))
+    assert clear[0, 0]  # the blocker is the piece stepping off
+    clear, length = _clear_lines(occupied, np.array([[3]]), np.array([[7]]), np.array([[7, 5, 4]]),
+                                 np.array([[11, 12, 8]]), np.array([[-5]]), np.array([[-5]]))
+    assert clear[0].tolist() == [True, False, True] and length[0].tolist() == [4, 5, 1]  # diagonal; off line; beside
+
+
+# team one's QB off the line with its receiver (T) one step from an open lane, the defence far from him
+_OPEN_FIELD = {20: "u...........v", 12: "....T........", 10: ".........jk..", 9: ".....lmr.....",
+               8: ".....LCRE....", 7: "...Q.........", 6: "......B......"}
+
+
+def _offence_turn(agent, state):
+    names = []
+    while state.to_act[0] == 0 and len(names) < 10:
+        action = agent.act(state)
+        names.append(A.ACTION_NAMES[action[0]])
+        state = step(state, action)
+    return names, state
+
+
+def test_the_passer_runs_its_receiver_into_the_qbs_sight_and_throws():
+    names, state = _offence_turn(Passer(), scenario(_OPEN_FIELD))
+    assert names == ["piece 6 forward left", "pass to 6"] and state.forward_thrown[0]
+    # the heuristic's receiver blocks instead: its turn throws nothing
+    names, state = _offence_turn(HeuristicAgent(), scenario(_OPEN_FIELD))
+    assert not state.forward_thrown[0] and not any(n.startswith("pass") for n in names)
+    # the back moved onto the QB's line to that lane: the throw goes to him (open, 3 rows ahead), not through him
+    blocked = {**_OPEN_FIELD, 10: "...B.....jk..", 6: "............."}
+    names, state = _offence_turn(Passer(), scenario(blocked))
+    assert names[0] == "pass to 5" and "pass to 6" not in names
+
+
+def test_the_passer_plays_as_the_coach_unless_its_qb_can_still_throw():
+    state = init(32, seed=4, config=SHORT)
+    passer, coach = Passer(), Coach()
+    differ = 0
+    for _ in range(3000):
+        live = ~(state.terminated | state.truncated)
+        if not live.any():
+            break
+        g = np.flatnonzero(live)
+        mine = np.where(state.to_act[g] == state.offence[g], 0, 7)
+        throw = ((state.holder[g] - mine == 6) & (state.holder[g] >= 0) & state.limits[g] & ~state.forward_thrown[g]
+                 & (state.phase[g] == PLAY))
+        ours, theirs = passer.act(state, SHORT, g), coach.act(state, SHORT, g)
+        assert np.array_equal(ours[g[~throw]], theirs[g[~throw]])
+        differ += int((ours[g[throw]] != theirs[g[throw]]).sum())
+        state = step(state, ours, SHORT)
+    assert differ > 0

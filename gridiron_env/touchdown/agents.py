@@ -14,6 +14,8 @@ act(state, config, games)), and a match runner.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..solved_agents import MatchResult, UniformRandomAgent, play_match
@@ -46,6 +48,36 @@ _OFF = {name: A.OFFENCE_BASE + i for i, name in enumerate(OFFENCE_NAMES)}
 _DEF = {name: A.DEFENCE_BASE + i for i, name in enumerate(DEFENCE_NAMES)}
 _TYPE = np.array(SLOT_TYPE)
 _TQ = np.isin(_TYPE, (2, 3))  # Triples and the QB, by global slot
+
+
+@dataclass(frozen=True)
+class _Board:
+    """The heuristic's reading of the board in a play, per game k of the decision (absolute squares): the
+    side to act's pieces ``ml, mr`` [k, 7] and their 8 destinations ``nl, nr`` [k, 7, 8] (``dl, dr`` the
+    steps, ``fwd`` rows forward), the opponents ``tl, tr`` (``t_live``: on the board, unmarked),
+    ``adjacent`` / ``near`` opponents within 1 / 2 of each destination, the ball's square ``hl, hr``,
+    ``holder`` (global slot, -1 loose), ``mine_base`` (0 or 7), ``sign`` (+1 when forward is +row)."""
+
+    k: int
+    lane: np.ndarray
+    row: np.ndarray
+    mine_base: np.ndarray
+    holder: np.ndarray
+    ml: np.ndarray
+    mr: np.ndarray
+    tl: np.ndarray
+    tr: np.ndarray
+    t_live: np.ndarray
+    nl: np.ndarray
+    nr: np.ndarray
+    dl: np.ndarray
+    dr: np.ndarray
+    fwd: np.ndarray
+    sign: np.ndarray
+    hl: np.ndarray
+    hr: np.ndarray
+    adjacent: np.ndarray
+    near: np.ndarray
 
 
 def _cheb(al, ar, bl, br):
@@ -118,6 +150,16 @@ class HeuristicAgent:
 
     # --- the play ------------------------------------------------------------------------------------------
 
+    def _step_values(self, s, g, cfg, board, value):
+        """The values [k, 7, 8] of stepping each piece of the side to act in each direction (this agent's
+        as they are; a hook for a subclass)."""
+        return value
+
+    def _pass_values(self, s, g, cfg, board, pass_value, clear, gain):
+        """The values [k, 7] of passing to each teammate (``clear``: no opponent beside him; ``gain``: rows
+        ahead of the carrier); this agent's as they are, a hook for a subclass."""
+        return pass_value
+
     def _play(self, s, g, cfg):
         k = g.size
         legal = s.legal[g]
@@ -180,6 +222,11 @@ class HeuristicAgent:
         chase = 5.0 * (d_c_now[..., None] - d_c_next) + 1000.0 * (d_c_next == 0)
         value = np.where(loose[:, None, None], chase,
                          np.where(have[:, None, None], np.where(is_carrier[..., None], run, block), pursue))
+        # a subclass's play (a teacher of train.touchdown_imitation) reshapes the values from the same board reading
+        board = _Board(k=k, lane=lane, row=row, mine_base=mine_base, holder=holder, ml=ml, mr=mr, tl=tl, tr=tr,
+                       t_live=t_live, nl=nl, nr=nr, dl=dl, dr=dr, fwd=fwd, sign=sign, hl=hl, hr=hr,
+                       adjacent=adjacent, near=near)
+        value = self._step_values(s, g, cfg, board, value)
         score[:, :A.N_STEPS] = value.reshape(k, -1)
         score[:, A.STOP] = 0.0
         score[:, A.END_TURN] = -10.0
@@ -192,7 +239,7 @@ class HeuristicAgent:
         clear = d_rec >= 2
         pass_value = np.where(clear & (gain >= 3), 4.0 * gain, np.where(gain < 0, -50.0, -20.0))
         pass_value = np.where(passer_qb[:, None], pass_value, np.where(gain > 0, -5.0, -30.0))
-        score[:, A.PASS_BASE:A.PASS_BASE + 7] = pass_value
+        score[:, A.PASS_BASE:A.PASS_BASE + 7] = self._pass_values(s, g, cfg, board, pass_value, clear, gain)
         # the carrier also passes sideways or back to a clear teammate when hemmed in
         carrier_hemmed = have & (adjacent[np.arange(k), np.maximum(carrier_local, 0)].min(axis=1) >= 2)
         score[carrier_hemmed, A.PASS_BASE:A.PASS_BASE + 7] += np.where(clear[carrier_hemmed], 40.0, 0.0)
