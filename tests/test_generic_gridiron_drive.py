@@ -5,6 +5,8 @@ rewards, terminations, truncations and infos at every step, episode after episod
 ``reset()`` included), from the drive starts, from scenarios and from given positions. Plus the spec
 itself (the protocol's checker, its config, diagrams, results) and the Gymnasium / SB3 checkers."""
 
+import pickle
+
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
@@ -318,6 +320,8 @@ def test_drive_configs_from_dicts_and_variants():
     assert (config.side, config.start, config.target_score) == ("defence", "random", 7)
     assert config.engine == GameConfig(target_score=7, specials=False)
     assert config.replace(start=12).start == 12
+    assert DriveConfig.of(GameConfig(target_score=7, specials=False), side="defence", start="random") == config
+    assert pickle.loads(pickle.dumps(config)) == config and pickle.loads(pickle.dumps(config)).engine == config.engine
     with pytest.raises(ValueError, match="unknown DriveConfig field"):
         DRIVE.make_config({"weight": 1})
     with pytest.raises(ValueError, match="unknown DriveConfig field"):

@@ -38,6 +38,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -117,9 +118,9 @@ class DriveConfig(GameConfig):
         return dataclasses.replace(self, **changes)
 
     @classmethod
-    def from_dict(cls, values) -> "DriveConfig":
+    def from_dict(cls, values: Mapping) -> "DriveConfig":
         """A config from a mapping of field names to values (missing fields keep their defaults)."""
-        if not isinstance(values, dict):
+        if not isinstance(values, Mapping):
             raise ValueError(f"DriveConfig.from_dict takes a dict of field values, got {type(values).__name__}")
         _check_names(values)
         return cls(**values)
