@@ -117,6 +117,35 @@ def test_clock_values_are_the_engine_one_step_look_ahead():
     assert phases == {0, 1, 2, 3, 4, 5}
 
 
+@pytest.mark.parametrize("config", [SMALL_CLOCK_OPTION, SMALL_CLOCK.replace(quarter_boxes=6, two_minute_boxes=3)],
+                         ids=["option", "six boxes"])
+def test_clock_solution_answers_a_mixed_batch_as_each_time_apart(config):
+    """The clock solution works a whole batch at once, each game at its own quarter and boxes: the values
+    and the policy of a batch mixing every time and phase equal those of its games asked group by group
+    of one (quarter, boxes), the old way, exactly."""
+    sol = solve(config, diff_cap=20, cache=False)
+    s = tf.init(64, 4, config)
+    rng = np.random.default_rng(4)
+    from agents.base import pick_uniform_legal
+    seen = []
+    for i in range(60):
+        a = pick_uniform_legal(s.legal, rng.random(64))
+        s = tf.step(s, np.where(s.legal[:, A.DECLINE] & (rng.random(64) < 0.4), A.DECLINE, a), config)
+        if i % 4 == 3:
+            seen.append(s.copy())
+    batch = tf.State.concatenate(seen)
+    live = ~batch.terminated
+    times = set(zip(batch.quarter[live].tolist(), batch.boxes[live].tolist()))
+    assert len(times) >= 4 * config.quarter_boxes and set(batch.phase[live].tolist()) >= {0, 2, 3, 4, 5}
+    values, action_values, policy = sol.value(batch), sol.action_values(batch), sol.policy(batch)
+    for q, b in times:
+        g = np.flatnonzero(live & (batch.quarter == q) & (batch.boxes == b))
+        part = batch.take(g)
+        assert np.array_equal(sol.value(part), values[g])
+        assert np.array_equal(sol.action_values(part), action_values[g], equal_nan=True)
+        assert np.array_equal(sol.policy(part), policy[g])
+
+
 def test_basic_fixed_point_and_symmetry(basic):
     V = basic.arrays["V"]
     assert V.shape == (28, 28, basic.model.n_nodes) and (V >= 0).all() and (V <= 1).all()

@@ -46,79 +46,73 @@ class _Clock:
 
     # -- values at the offence's choice ----------------------------------------------------------------------
     def choose_value(self, q, b, d, f, to, td, h):
-        """Value for the team on offence at its choice (arrays broadcast; q, b may be scalars)."""
-        if np.ndim(q) == 0 and np.ndim(b) == 0:
-            return self._choose_scalar_time(int(q), int(b), d, f, to, td, h)
-        q, b, d, f, to, td, h = np.broadcast_arrays(*(np.asarray(x, dtype=np.int64) for x in (q, b, d, f, to, td, h)))
-        out = np.empty(q.shape)
-        for qq in range(1, 6):
-            sel = q == qq
-            if sel.any():
-                for bb in np.unique(b[sel]):
-                    s2 = sel & (b == bb)
-                    out[s2] = self._choose_scalar_time(qq, int(bb), d[s2], f[s2], to[s2], td[s2], h[s2])
-        return out
-
-    def _choose_scalar_time(self, q, b, d, f, to, td, h):
-        D = self.cap
-        if q == OVERTIME:
-            nt = self.NTo - 1
-            return self.VOT[b - 1][f, np.clip(to, 0, nt), np.clip(td, 0, nt)]
+        """Value for the team on offence at its choice: quarter q (1-5), boxes left b (1..QB), the rest as
+        in the tables; all arrays (or scalars) broadcast together, one gather per table."""
+        args = np.broadcast_arrays(*(np.asarray(x, dtype=np.int64) for x in (q, b, d, f, to, td, h)))
+        shape = args[0].shape
+        q, b, d, f, to, td, h = (x.ravel() for x in args)
+        out = np.empty(q.size)
+        D, nt = self.cap, self.NT - 1
         di = np.clip(d, -D, D) + D
-        nt = self.NT - 1
-        to, td = np.clip(to, 0, nt), np.clip(td, 0, nt)
-        if q <= 2:
-            return self.V12[q - 1, b - 1][di, f, to, td, np.clip(h, 0, 1)]
-        return self.V34[q - 3, b - 1][di, f, to, td]
+        to_h, td_h = np.clip(to, 0, nt), np.clip(td, 0, nt)
+        for sel, table, first_q in ((q <= 2, self.V12, 1), ((q == 3) | (q == 4), self.V34, 3)):
+            if sel.any():
+                idx = (q[sel] - first_q, b[sel] - 1, di[sel], f[sel], to_h[sel], td_h[sel])
+                out[sel] = table[idx + ((np.clip(h[sel], 0, 1),) if first_q == 1 else ())]
+        sel = q == OVERTIME
+        if sel.any():
+            nto = self.NTo - 1
+            out[sel] = self.VOT[b[sel] - 1, f[sel], np.clip(to[sel], 0, nto), np.clip(td[sel], 0, nto)]
+        return out.reshape(shape)
 
     # -- running the clock ------------------------------------------------------------------------------------
-    def after_clock(self, q: int, b: int, c: int, rel, dn, fn, ton, tdn, hn):
+    def after_clock(self, q, b, c, rel, dn, fn, ton, tdn, hn):
         """Value for the down's offence after ``c`` boxes are marked off from (q, b), the next down snapped
-        by the same team (rel SAME) or the other (FLIP) with (dn, fn, ton, tdn, hn) in its own terms."""
+        by the same team (rel SAME) or the other (FLIP) with (dn, fn, ton, tdn, hn) in its own terms; all
+        arrays (or scalars) broadcast together."""
+        args = np.broadcast_arrays(*(np.asarray(x, dtype=np.int64) for x in (q, b, c, rel, dn, fn, ton, tdn, hn)))
+        shape = args[0].shape
+        q, b, c, rel, dn, fn, ton, tdn, hn = (x.ravel() for x in args)
         W = self.config.two_minute_boxes
         left = b - c
-        if W > 0 and q in (2, 4) and b > W and left < W:  # the two-minute warning (ruling 11)
-            left = W
-        if left > 0:
-            v = self._choose_scalar_time(q, left, dn, fn, ton, tdn, hn)
-        elif q in (1, 3):  # possession carries over (ruling 14)
-            v = self._choose_scalar_time(q + 1, self.QB, dn, fn, ton, tdn, hn)
-        elif q == 2:  # the second half: the team that did not open receives, time-outs reset
+        if W > 0:  # the two-minute warning (ruling 11)
+            left = np.where(((q == 2) | (q == 4)) & (b > W) & (left < W), W, left)
+        v = np.empty(q.size)
+        sel = left > 0
+        if sel.any():
+            v[sel] = self.choose_value(q[sel], left[sel], dn[sel], fn[sel], ton[sel], tdn[sel], hn[sel])
+        ends = ~sel
+        sel = ends & ((q == 1) | (q == 3))  # possession carries over (ruling 14)
+        if sel.any():
+            v[sel] = self.choose_value(q[sel] + 1, self.QB, dn[sel], fn[sel], ton[sel], tdn[sel], hn[sel])
+        sel = ends & (q == 2)
+        if sel.any():  # the second half: the team that did not open receives, time-outs reset
             full = self.NT - 1
-            recv = self._choose_scalar_time(3, self.QB, dn, self.first20, full, full, 0)
-            kick = 1.0 - self._choose_scalar_time(3, self.QB, -np.asarray(dn), self.first20, full, full, 0)
-            v = np.where(np.asarray(hn) == 1, kick, recv)
-        elif q == 4:  # the higher score wins; tied: the overtime coin toss, worth exactly 1/2
-            dn = np.asarray(dn)
-            v = np.where(dn > 0, 1.0, np.where(dn < 0, 0.0, 0.5))
-        else:  # overtime ends tied: a draw
-            v = np.full(np.shape(dn), 0.5)
-        return np.where(np.asarray(rel) == SAME, v, 1.0 - v)
+            recv = self.choose_value(3, self.QB, dn[sel], self.first20, full, full, 0)
+            kick = 1.0 - self.choose_value(3, self.QB, -dn[sel], self.first20, full, full, 0)
+            v[sel] = np.where(hn[sel] == 1, kick, recv)
+        sel = ends & (q == 4)  # the higher score wins; tied: the overtime coin toss, worth exactly 1/2
+        v[sel] = np.where(dn[sel] > 0, 1.0, np.where(dn[sel] < 0, 0.0, 0.5))
+        v[ends & (q == OVERTIME)] = 0.5  # overtime ends tied: a draw
+        return np.where(rel == SAME, v, 1.0 - v).reshape(shape)
 
-    def post_result(self, q: int, b: int, d, to_o, to_d, h, rel, fn, ds, do, cost, gain):
+    def post_result(self, q, b, d, to_o, to_d, h, rel, fn, ds, do, cost, gain):
         """Value for the down's offence of a result on the board (the extra point done): its clock
-        decisions (rulings 11-13), the clock, and the next down. ``d``, ``to_o``, ``to_d``, ``h`` are the
-        down's offence's; the rest describe the result (model entries)."""
-        rel = np.asarray(rel)
+        decisions (rulings 11-13), the clock, and the next down. ``q``, ``b`` (the time), ``d``, ``to_o``,
+        ``to_d``, ``h`` are the down's offence's; the rest describe the result (model entries); all
+        broadcast together."""
+        q, rel = np.asarray(q), np.asarray(rel)
         flip = rel == FLIP
         d1 = np.asarray(d) + np.asarray(ds) - np.asarray(do)
         dn = np.where(flip, -d1, d1)
-        hn = np.where(flip, 1 - np.asarray(h), h) if q <= 2 else np.zeros_like(d1)
+        hn = np.where(q <= 2, np.where(flip, 1 - np.asarray(h), h), 0)  # the opener flag: first half only
         to_o, to_d = np.asarray(to_o), np.asarray(to_d)
         cost = np.asarray(cost)
 
         def nv(c_arr, a_o, a_d):
             ton = np.where(flip, a_d, a_o)
             tdn = np.where(flip, a_o, a_d)
-            out = np.empty(np.broadcast_shapes(*(np.shape(x) for x in (dn, fn, ton, tdn, hn, rel, c_arr))))
-            c_b = np.broadcast_to(c_arr, out.shape)
-            for c in (1, 2, 3):
-                sel = c_b == c
-                if sel.all():
-                    return self.after_clock(q, b, c, rel, dn, fn, ton, tdn, hn) * np.ones(out.shape)
-                if sel.any():
-                    out[sel] = np.broadcast_to(self.after_clock(q, b, c, rel, dn, fn, ton, tdn, hn), out.shape)[sel]
-            return out
+            return self.after_clock(q, b, c_arr, rel, dn, fn, ton, tdn, hn)
 
         A0 = nv(cost, to_o, to_d)
         Co = nv(1, np.maximum(to_o - 1, 0), to_d)
@@ -136,9 +130,10 @@ class _Clock:
             ask = ASKER_WINS * y1 + (1 - ASKER_WINS) * y0
             decline_off = np.minimum(y0, ask)  # the defence asks if that lowers the offence's value
             y0 = np.where(gain, np.maximum(ask, decline_off), y0)
-        if q == OVERTIME:  # sudden death: any score wins at once (ruling 15)
+        sudden = q == OVERTIME  # sudden death: any score wins at once (ruling 15)
+        if sudden.any():
             ds, do = np.asarray(ds), np.asarray(do)
-            y0 = np.where(ds > 0, 1.0, np.where(do > 0, 0.0, y0))
+            y0 = np.where(sudden & (ds > 0), 1.0, np.where(sudden & (do > 0), 0.0, y0))
         return y0
 
 
@@ -352,26 +347,30 @@ class ClockSolution(Solution):
         return self.model.node_of(s.position.astype(np.int64), s.line_to_gain.astype(np.int64),
                                   s.down.astype(np.int64), kind)
 
-    def _by_time(self, state: State, fn, width):
-        """Run ``fn(q, b, sub_state) -> [n, width]`` over the live games grouped by (quarter, boxes)."""
-        out = np.full((state.batch_size, width), np.nan)
-        live = ~state.terminated
-        q, b = state.quarter.astype(np.int64), state.boxes.astype(np.int64)
-        for qq in np.unique(q[live]):
-            for bb in np.unique(b[live & (q == qq)]):
-                g = np.flatnonzero(live & (q == qq) & (b == bb))
-                out[g] = fn(int(qq), int(bb), state.take(g))
+    @staticmethod
+    def _time(s: State):
+        """(quarter, boxes left) of each game, int64 [n] each."""
+        return s.quarter.astype(np.int64), s.boxes.astype(np.int64)
+
+    def _live_values(self, state: State) -> np.ndarray:
+        """``_values`` of the games not terminated (NaN rows for the others), all in one batch: every
+        lookup takes each game's own quarter and boxes."""
+        out = np.full((state.batch_size, 1 + A.NUM_ACTIONS), np.nan)
+        g = np.flatnonzero(~state.terminated)
+        if g.size:
+            out[g] = self._values(state.take(g))
         return out
 
-    def _entries_value(self, q, b, s, team, ent):
+    def _entries_value(self, s, team, ent):
         """Value for ``team`` (the down's offence) of model entries ``ent`` [n, K] weighted by their
         chances, summed: [n]."""
         m = self.model
         d, to, td, h = self._terms(s, team)
+        q, b = self._time(s)
         e = np.maximum(ent, 0)
         rel = m.e_rel[e]
         is_rec = rel == REC
-        val = self.clk.post_result(q, b, d[:, None], to[:, None], td[:, None], h[:, None],
+        val = self.clk.post_result(q[:, None], b[:, None], d[:, None], to[:, None], td[:, None], h[:, None],
                                    np.where(is_rec, SAME, rel), np.where(is_rec, 0, m.e_f[e]), m.e_ds[e],
                                    m.e_do[e], m.e_cost[e], m.e_gain[e])
         if is_rec.any():
@@ -380,7 +379,8 @@ class ClockSolution(Solution):
             for a in (A.DECLINE, A.CONTEST):
                 sub = m.row_entries[m.node_rows[r, a]]  # [n, K, K2]
                 e2 = np.maximum(sub, 0)
-                v2 = self.clk.post_result(q, b, d[:, None, None], to[:, None, None], td[:, None, None],
+                v2 = self.clk.post_result(q[:, None, None], b[:, None, None], d[:, None, None], to[:, None, None],
+                                          td[:, None, None],
                                           h[:, None, None], m.e_rel[e2], m.e_f[e2], m.e_ds[e2], m.e_do[e2],
                                           m.e_cost[e2], m.e_gain[e2])
                 qa = np.where(sub >= 0, v2 * m.e_prob[e2], 0.0).sum(axis=2)
@@ -388,7 +388,7 @@ class ClockSolution(Solution):
             val = np.where(is_rec, best, val)
         return np.where(ent >= 0, val * m.e_prob[e], 0.0).sum(axis=1)
 
-    def _choose_q(self, q, b, s):
+    def _choose_q(self, s):
         """[n, 3]: run, field goal, punt for the offence (NaN where illegal)."""
         m = self.model
         node = self._node(s)
@@ -396,36 +396,31 @@ class ClockSolution(Solution):
         for a in (A.RUN_PLAY, A.FIELD_GOAL, A.PUNT):
             rows = m.node_rows[node, a]
             ent = np.where(rows[:, None] >= 0, m.row_entries[np.maximum(rows, 0)], -1)
-            out.append(np.where(rows >= 0, self._entries_value(q, b, s, s.offence, ent), np.nan))
+            out.append(np.where(rows >= 0, self._entries_value(s, s.offence, ent), np.nan))
         return np.stack(out, axis=1)
 
-    def _recovery_q(self, q, b, s):
+    def _recovery_q(self, s):
         """[n, 2]: decline, contest for the team that lost the ball."""
         m = self.model
         node = self._node(s, _recovery_kind(s))
-        return np.stack([self._entries_value(q, b, s, s.offence, m.row_entries[m.node_rows[node, a]])
+        return np.stack([self._entries_value(s, s.offence, m.row_entries[m.node_rows[node, a]])
                          for a in (A.DECLINE, A.CONTEST)], axis=1)
 
-    def _pending(self, q, b, s):
+    def _pending(self, s):
         """[n, 3]: (decline, ask, the phase's value) of a clock decision, for the down's offence."""
         snap = s.snap_offence.astype(np.int64)
         d, to_o, to_d, h = self._terms(s, snap)
+        q, b = self._time(s)
         flip = s.offence != snap
         rel = np.where(flip, FLIP, SAME)
         fn = self._node(s)
         dn = np.where(flip, -d, d)
-        hn = np.where(flip, 1 - h, h) if q <= 2 else np.zeros_like(d)
+        hn = np.where(q <= 2, np.where(flip, 1 - h, h), 0)  # the opener flag: first half only
         cost = s.pending_cost.astype(np.int64)
 
         def after(c, a_o, a_d):
-            out = np.empty(s.batch_size)
             ton, tdn = np.where(flip, a_d, a_o), np.where(flip, a_o, a_d)
-            for c_ in (1, 2, 3):
-                sel = c == c_
-                if sel.any():
-                    out[sel] = self.clk.after_clock(q, b, c_, rel[sel], dn[sel], fn[sel], ton[sel], tdn[sel],
-                                                    hn[sel])
-            return out
+            return self.clk.after_clock(q, b, c, rel, dn, fn, ton, tdn, hn)
 
         co = after(np.ones_like(cost), np.maximum(to_o - 1, 0), to_d)
         cd = after(np.ones_like(cost), to_o, np.maximum(to_d - 1, 0))
@@ -446,27 +441,27 @@ class ClockSolution(Solution):
         value = np.where(offence_decides, np.maximum(decline, take), np.minimum(decline, take))
         return np.stack([decline, take, value], axis=1)
 
-    def _values(self, q, b, s):
+    def _values(self, s):
         """[n, 1 + NUM_ACTIONS]: the value for the team with the ball, then the action values for the
         team to act."""
         out = np.full((s.batch_size, 1 + A.NUM_ACTIONS), np.nan)
         ph = s.phase
         sel = ph == CHOOSE
         if sel.any():
-            qv = self._choose_q(q, b, s.take(np.flatnonzero(sel)))
+            qv = self._choose_q(s.take(np.flatnonzero(sel)))
             out[sel, 1:4] = qv
             sub = s.take(np.flatnonzero(sel))
             d, to, td, h = self._terms(sub, sub.offence)
-            out[sel, 0] = self.clk.choose_value(q, b, d, self._node(sub), to, td, h)
+            out[sel, 0] = self.clk.choose_value(*self._time(sub), d, self._node(sub), to, td, h)
         sel = ph == RECOVERY
         if sel.any():
-            rq = self._recovery_q(q, b, s.take(np.flatnonzero(sel)))
+            rq = self._recovery_q(s.take(np.flatnonzero(sel)))
             out[sel, 1 + A.DECLINE], out[sel, 1 + A.CONTEST] = rq[:, 0], rq[:, 1]
             out[sel, 0] = rq.max(axis=1)
         sel = ~np.isin(ph, (CHOOSE, RECOVERY))
         if sel.any():
             sub = s.take(np.flatnonzero(sel))
-            pend = self._pending(q, b, sub)
+            pend = self._pending(sub)
             defence = np.isin(sub.phase, (OOB_DEFENCE, TIMEOUT_DEFENCE))
             pair = np.where(defence[:, None], 1.0 - pend[:, :2], pend[:, :2])  # for the team to act
             ask = np.where(np.isin(sub.phase, (OOB_OFFENCE, OOB_DEFENCE)), A.OUT_OF_BOUNDS, A.TIME_OUT)
@@ -478,10 +473,10 @@ class ClockSolution(Solution):
         return out
 
     def _offence_value(self, state):
-        return self._by_time(state, self._values, 1 + A.NUM_ACTIONS)[:, 0]
+        return self._live_values(state)[:, 0]
 
     def _action_values(self, state):
-        return self._by_time(state, self._values, 1 + A.NUM_ACTIONS)[:, 1:]
+        return self._live_values(state)[:, 1:]
 
 
 
