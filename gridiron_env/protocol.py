@@ -170,6 +170,11 @@ class GameSpec:
       or a callable with ``needs_state``) is given of the games it acts in, for a game whose state wraps
       another game's (Gridiron's drive: the engine's State and GameConfig). None: as they are.
 
+    Speed (optional)
+      ``step_reusing(state, actions, config) -> state`` or None: ``step`` that may update ``state`` in place
+      rather than copy it first (the adapters call it only on a state of their own that the result
+      replaces); None: ``step``.
+
     Scenarios (optional)
       ``scenarios``: None, or a mapping name -> named starting position with ``build(seeds, config) ->
       state`` (one game per uint64 seed, its open parts drawn from the seed), which the adapters start
@@ -216,6 +221,7 @@ class GameSpec:
     orientation: bool = False
     illegal_entry: Callable[..., dict] | None = None
     draws: bool = True
+    step_reusing: Callable[..., Any] | None = None
     learner_start: Callable[..., Any] | None = None
     learner_seat: Callable[..., np.ndarray] | None = None
     learner_reward: Callable[..., np.ndarray] | None = None

@@ -18,7 +18,7 @@ import numbers
 
 import numpy as np
 
-from ..core.chance import splitmix64
+from ..core.chance import GOLDEN, MASK64, UNIT_53, splitmix64, splitmix64_int
 from ..protocol import EnvSalts, GameSpec
 
 AGENTS = ("team_one", "team_two")  # team 0 and team 1
@@ -315,6 +315,17 @@ class RandomPolicy:
         self.counters[games] += np.uint64(1)
         unit = (bits >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
         return uniform_legal(game.legal_mask(sub_state), unit)
+
+    def draw_one(self, legal: np.ndarray, slot: int) -> int:
+        """``actions`` for one slot in plain Python (``legal``: its bool mask row [A]): the same action and
+        stream position, without the batch's numpy calls (a lone env's opponent turns)."""
+        key, counter = self.keys.item(slot), self.counters.item(slot)
+        self.counters[slot] = (counter + 1) & MASK64
+        unit = float(splitmix64_int(key + counter * GOLDEN) >> 11) * UNIT_53
+        ids = np.flatnonzero(legal)
+        if ids.size == 0:
+            return 0
+        return int(ids[min(int(unit * ids.size), ids.size - 1)])
 
 
 class CallablePolicy:

@@ -26,13 +26,14 @@ from ..protocol import GameSpec, get_game
 from .common import (
     AGENTS, ILLEGAL_ACTION_MODES, LEARNER_TEAMS, RENDER_MODES, batch_actions, check_choice, check_offence_up,
     check_options, check_positive_int, check_render_mode, check_score_scale, check_seed, episode_seeds,
-    forfeit_note, get_scenario, illegal_entry, index_obs, learner_teams, make_policy, masks_for, new_games,
+    RandomPolicy, forfeit_note, get_scenario, illegal_entry, index_obs, learner_teams, make_policy, masks_for, new_games,
     observation_encoder, scenario_groups, scenario_of, scenario_option,
 )
 
 __all__ = ["LearnerCore", "GameVectorEnv", "parse_autoreset_mode", "expand_infos"]
 
 _AGENT_NAMES = np.array(AGENTS, dtype=object)
+_SLOT = np.array([0])  # the one slot of a lone env
 
 
 def parse_autoreset_mode(value) -> AutoresetMode:
@@ -164,6 +165,9 @@ class LearnerCore:
     def step(self, actions, games, given=None) -> None:
         """The learner's ``actions`` (int64, one per slot in ``games``; -1 for an entry that is not an id),
         then the opponent's turns. ``given``: the actions as passed (object [len(games)]) for the infos."""
+        if self.n == 1 and given is None and len(games) == 1:
+            self._step_one(int(actions[0]))
+            return
         game = self.game
         games = np.asarray(games, dtype=np.int64)
         actions = np.asarray(actions, dtype=np.int64)
@@ -193,13 +197,36 @@ class LearnerCore:
         self.elapsed[games] += 1
         self._results(games, prev_score)
 
+    def _step_one(self, action: int) -> None:
+        """``step`` of a lone env's one slot with an int ``action`` (maybe outside the space): the same
+        checks and outcome, in plain Python scalars where the batch path makes numpy calls."""
+        game = self.game
+        self.reward[0] = 0.0
+        self.illegal[0] = None
+        if self.terminated.item() or self.truncated.item():  # stepped after the end: ignored
+            return
+        s = self.state
+        shaped = self.score_reward_scale or game.learner_reward is not None
+        prev_score = game.score(s) if shaped else None
+        if not (game.over(s).item() or self.forfeit_winner.item() >= 0):  # else the game ended before it acted
+            legal = (0 <= action < game.num_actions and game.to_act(s).item() == self.learner.item()
+                     and game.legal_mask(s).item(0, action))
+            if legal:
+                self._engine_step(_SLOT, np.array([action], dtype=np.int64), "the learner")
+                self._play_opponent(_SLOT)
+            else:
+                self._illegal_actions(_SLOT, [action])
+        self.elapsed[0] += 1
+        self._results(_SLOT, prev_score)
+
     def _engine_step(self, games, actions, who: str) -> None:
         """Step slots ``games`` (a sub-batch: the engine's games are independent, so nothing else moves)."""
         game = self.game
         whole = games.size == self.n
         sub = self.state if whole else game.take(self.state, games)
+        step = game.step if game.step_reusing is None else game.step_reusing  # ``sub`` is ours to give up
         try:
-            new = game.step(sub, actions, self.config)
+            new = step(sub, actions, self.config)
         except game.illegal_error as err:
             g = None if getattr(err, "game", None) is None else int(games[int(err.game)])
             raise game.illegal_error(f"{who} played an illegal action in game {g}: {err}", game=g,
@@ -229,6 +256,9 @@ class LearnerCore:
         """The opponent acts, in batch, in ``games`` until the learner is to act or the game is over."""
         game = self.game
         games = np.asarray(games, dtype=np.int64)
+        if self.n == 1 and isinstance(self.opponent, RandomPolicy):
+            self._play_opponent_one()
+            return
         while games.size:
             s = self.state
             to_act = game.to_act(s)[games]
@@ -245,6 +275,19 @@ class LearnerCore:
                 raise ValueError(f"the opponent must return one int action per game ({games.size}), got "
                                  f"{chosen.dtype} {chosen.shape}")
             self._engine_step(games, chosen.astype(np.int64), "the opponent")
+
+    def _play_opponent_one(self) -> None:
+        """``_play_opponent`` for a lone env with the random opponent: the same turns and draws, the
+        bookkeeping in plain Python (a lone game's step is short, numpy's per-call cost is not)."""
+        game, learner = self.game, self.learner.item()
+        if self.forfeit_winner.item() >= 0:
+            return
+        while True:
+            to_act = game.to_act(self.state).item()
+            if to_act < 0 or to_act == learner:
+                return
+            action = self.opponent.draw_one(game.legal_mask(self.state)[0], 0)
+            self._engine_step(_SLOT, np.array([action], dtype=np.int64), "the opponent")
 
     def _opponent_observation(self, sub_state):
         return self._encode(sub_state, self.game.to_act(sub_state), self.config)

@@ -55,6 +55,10 @@ def _step(state, actions, config=None):
     return engine.step(state, actions, config)
 
 
+def _step_reusing(state, actions, config=None):
+    return engine.step(state, actions, config, reuse_input=True)
+
+
 def _forfeit(state, games, loser, config=None):
     engine.forfeit(state, games, loser)
 
@@ -138,4 +142,5 @@ GAME = GameSpec(
     orientation=True,
     illegal_entry=illegal_entry,
     draws=False,
+    step_reusing=_step_reusing,  # the adapters own their state: the engine skips its copy
 )
