@@ -3,7 +3,7 @@ through core/lone.py, a bigger one through the vectorised handlers, and observe 
 by game too; every way gives the same states, dice, rewards and observations, and refuses an illegal
 action the same way, changing nothing.
 
-Game i of a batch seeded s plays like a lone game seeded s + i, so 64 games are played together (the
+Game i of a batch seeded s plays like a lone game seeded s + i, so 97 games are played together (the
 vectorised path) and, with the same actions, as consecutive chunks of 1, 2, 3, 4, 8 and 16 games (the
 small-batch path; the last chunk of 3 is a lone game), compared field by field after every step.
 """
@@ -22,7 +22,7 @@ from gridiron_env.core import actions as A
 from gridiron_env.core.chance import ScriptedChance
 from gridiron_env.core.state import FIELDS, GAME_OVER, PLAY, SCRAMBLE, State
 
-GAMES = 64
+GAMES = 97
 CHUNKS = (1, 2, 3, 4, 8, 16)
 OBSERVE_MODULE = importlib.import_module("gridiron_env.core.observe")  # (the package's name is the function)
 observe_scalars = OBSERVE_MODULE.observe_scalars
@@ -116,7 +116,7 @@ def test_small_batches_take_the_lone_path_and_big_ones_do_not(monkeypatch):
         return real(*args)
 
     monkeypatch.setattr(engine._lone, "step_one", spy)
-    for size in (2, 5, engine.LONE_BATCH_LIMIT, engine.LONE_BATCH_LIMIT + 1, 64):
+    for size in (2, 5, engine.LONE_BATCH_LIMIT, engine.LONE_BATCH_LIMIT + 1, 96):
         calls.clear()
         s = g.init(size, seed=size)
         g.step(s, A.OFFENCE_FORMATION_BASE if s.phase[0] != 0 else A.SPECIAL_BASE)
@@ -137,7 +137,7 @@ def _mid_game(batch, seed=5, steps=40):
     return s
 
 
-@pytest.mark.parametrize("batch", [1, 2, 3, 4, 8, 16, 64])
+@pytest.mark.parametrize("batch", [1, 2, 3, 4, 8, 16, 64, 96])
 @pytest.mark.parametrize("reuse", [False, True])
 def test_an_illegal_action_raises_naming_the_game_and_changes_nothing(batch, reuse):
     s = _mid_game(batch)

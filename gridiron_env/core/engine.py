@@ -1041,15 +1041,16 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
     return s
 
 
-# Batches of up to LONE_BATCH_LIMIT games step game by game through lone.py, each game in place on its
-# rows: below it the vectorised handlers' fixed cost (a few hundred numpy calls a step, whatever the batch)
-# outweighs what they save per game. Measured (benchmarks/engine_speed.py, the in-place step): the lone
-# path plays 51,000-57,000 game-steps/s at every batch size, the vectorised one 24,000 at 16 games, 44,000
-# at 40, 50,000 at 48 and 60,000 at 64. Only with the counter streams: each game draws from its own
-# stream, so the order the games are stepped in changes nothing (a scripted chance source is asked in the
-# batched order, so it goes the batched way). The tests whose reference for the vectorised path is a small
-# batch set it to 1 (tests/conftest.py, ``vectorised_batches``).
-LONE_BATCH_LIMIT = 48
+# Batches of up to LONE_BATCH_LIMIT games step game by game through lone.py, each game in place in its row:
+# below it the vectorised handlers' fixed cost (a few hundred numpy calls a step, whatever the batch)
+# outweighs what they save per game. Measured (per CPU second, the same positions both ways, median of 15
+# interleaved rounds, a loaded machine): the lone path plays 57,000-61,000 game-steps/s at 48, 64 and 80
+# games; the vectorised one 46,000 at 48, 54,000 at 64 and 59,000-61,000 at 80, where they cross (69,000 at
+# 128). Only with the counter streams: each game draws from its own stream, so the order the games are
+# stepped in changes nothing (a scripted chance source is asked in the batched order, so it goes the
+# batched way). The tests whose reference for the vectorised path is a small batch set it to 1
+# (tests/conftest.py, ``vectorised_batches``).
+LONE_BATCH_LIMIT = 80
 _BOARD_DTYPE = np.dtype(np.int8)
 
 
