@@ -5,6 +5,7 @@ rewards, terminations, truncations and infos at every step, episode after episod
 ``reset()`` included), from the drive starts, from scenarios and from given positions. Plus the spec
 itself (the protocol's checker, its config, diagrams, results) and the Gymnasium / SB3 checkers."""
 
+import copy
 import pickle
 
 import numpy as np
@@ -19,7 +20,7 @@ from gridiron_env.envs.single import GridironDefenceEnv, GridironOffenceEnv, Gri
 from gridiron_env.envs.vector import (
     GridironDefenceVectorEnv, GridironOffenceVectorEnv, GridironScenarioVectorEnv,
 )
-from gridiron_env.gridiron.drive import DRIVE, DriveConfig, DriveState, drive_over
+from gridiron_env.gridiron.drive import DRIVE, DriveConfig, DriveState, drive_over, new_drives
 from gridiron_env.protocol import check_game, get_game
 from gridiron_env.scenarios import FAMILIES, SCENARIOS
 
@@ -303,6 +304,20 @@ def test_the_drive_spec_step_raises_on_an_illegal_action_and_changes_nothing():
         DRIVE.step(d, actions, config)
     assert err.value.game == 2 and err.value.action == actions[2]
     assert d.game.equals(before.game) and np.array_equal(d.drives0, before.drives0)
+
+
+def test_bad_states_and_scenario_names_are_value_errors():
+    with pytest.raises(ValueError, match="unknown scenario 'nowhere'; allowed: goal_line_stand"):
+        GameEnv(game="gridiron_drive").reset(seed=0, options={"scenario": "nowhere"})
+    with pytest.raises(ValueError, match="unknown scenario 'nowhere'"):
+        new_drives(np.array([1], dtype=np.uint64), None, [0], "nowhere")
+    with pytest.raises(ValueError, match="DriveState"):
+        DRIVE.step(DRIVE.init(1, 0).game, np.array([0]))
+    with pytest.raises(ValueError, match="must be a DriveState"):
+        GameEnv(game="gridiron_drive").reset(seed=0, options={"state": DRIVE.init(1, 0).game})
+    sc = DRIVE.scenarios["red_zone"]
+    assert (sc.name, sc.family, sc.side) == ("red_zone", SCENARIOS["red_zone"].family, SCENARIOS["red_zone"].side)
+    assert copy.deepcopy(sc).build(np.array([5], dtype=np.uint64)).game.equals(sc.build(np.array([5], np.uint64)).game)
 
 
 @pytest.mark.parametrize("field, value", [("side", "middle"), ("side", 1), ("start", "halfway"), ("start", 3),

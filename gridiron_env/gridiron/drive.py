@@ -55,7 +55,7 @@ from ..core.rules import IllegalActionError
 from ..core.state import State
 from ..core.visibility import team_view
 from ..protocol import GameSpec, ObservationKind
-from ..scenarios import SCENARIOS
+from ..scenarios import SCENARIOS, get_scenario
 from .game import GAME, SALTS
 
 __all__ = ["DRIVE", "DriveConfig", "DriveState", "new_drives", "field_position", "drive_over",
@@ -212,7 +212,7 @@ def new_drives(seeds, config: DriveConfig, learner, scenario=None) -> DriveState
     learner = np.asarray(learner, dtype=np.int64).reshape(-1)
     offence = learner if config.side == "offence" else 1 - learner
     if scenario is not None:  # the scenario's position, not ``start`` (as a drive env's reset option has it)
-        sc = SCENARIOS[scenario] if isinstance(scenario, str) else getattr(scenario, "scenario", scenario)
+        sc = get_scenario(getattr(scenario, "scenario", scenario))  # a name: ValueError listing the allowed
         return DriveState(sc.build(seeds, config.engine, offence=offence))
     return DriveState(start_drives(seeds, config.engine, offence, config.start))
 
@@ -268,6 +268,8 @@ def _init(batch_size, seed=0, config=None, seeds=None):
 
 
 def _step(d: DriveState, actions, config=None):
+    if type(d) is not DriveState:
+        raise ValueError(f"a gridiron drive step needs a DriveState, got {type(d).__name__}")
     # a drive that is over ignores its action, as a finished game does
     live = ~drive_over(d)
     try:
@@ -400,6 +402,8 @@ class _DriveScenario:
         self.scenario = scenario
 
     def __getattr__(self, name):  # name, title, family, side, description, ...
+        if name == "scenario":  # not set yet (a copy being made): no recursion
+            raise AttributeError(name)
         return getattr(self.scenario, name)
 
     def build(self, seeds, config=None, learner=None):
