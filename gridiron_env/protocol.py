@@ -174,6 +174,10 @@ class GameSpec:
       ``step_reusing(state, actions, config) -> state`` or None: ``step`` that may update ``state`` in place
       rather than copy it first (the adapters call it only on a state of their own that the result
       replaces); None: ``step``.
+      ``step_active(state, actions, active, config) -> state`` or None: ``step_reusing`` of only the games
+      where ``active`` (bool [B]) is True, the others left as they are (their action ignored): the
+      adapters step a few games of a batch in place of taking and putting back a sub-batch. None: they
+      take and put.
 
     Scenarios (optional)
       ``scenarios``: None, or a mapping name -> named starting position with ``build(seeds, config) ->
@@ -222,6 +226,7 @@ class GameSpec:
     illegal_entry: Callable[..., dict] | None = None
     draws: bool = True
     step_reusing: Callable[..., Any] | None = None
+    step_active: Callable[..., Any] | None = None
     learner_start: Callable[..., Any] | None = None
     learner_seat: Callable[..., np.ndarray] | None = None
     learner_reward: Callable[..., np.ndarray] | None = None

@@ -282,12 +282,18 @@ def learner_teams(kind: str, seeds, salt=_DEFAULT_SALTS.learner) -> np.ndarray:
 # --- opponents ------------------------------------------------------------------------------------------
 
 def uniform_legal(legal: np.ndarray, unit: np.ndarray) -> np.ndarray:
-    """int64 [k]: the legal id at quantile ``unit`` [k] of each bool row of ``legal`` (0 if none)."""
-    count = legal.sum(axis=1)
+    """int64 [k]: the legal id at quantile ``unit`` [k] of each bool row of ``legal`` (0 if none): legal id
+    number ``min(floor(unit * count), count - 1)`` in id order. One pass over the legal ids (row-major)
+    and a binary search for each row's first, rather than a running count over every row's width."""
+    k, width = legal.shape
+    ids = np.flatnonzero(legal)
+    if ids.size == 0:
+        return np.zeros(k, dtype=np.int64)
+    row_start = np.arange(k + 1) * width
+    start = np.searchsorted(ids, row_start)
+    count = np.diff(start)
     pick = np.minimum((unit * count).astype(np.int64), np.maximum(count - 1, 0))
-    rank = np.cumsum(legal, axis=1) - 1  # the rank of each legal id in its row
-    hit = legal & (rank == pick[:, None])
-    return np.where(count > 0, hit.argmax(axis=1), 0).astype(np.int64)
+    return np.where(count > 0, ids[np.minimum(start[:-1] + pick, ids.size - 1)] - row_start[:-1], 0)
 
 
 class RandomPolicy:
@@ -310,11 +316,16 @@ class RandomPolicy:
         self.counters[games] = 0
 
     def actions(self, game: GameSpec, sub_state, config, games, obs_fn) -> np.ndarray:
+        return self.draw(game.legal_mask(sub_state), games)
+
+    def draw(self, legal: np.ndarray, games) -> np.ndarray:
+        """int64 [k]: the actions in slots ``games`` given their bool masks ``legal`` [k, A] (``actions``
+        once the masks are read: the learner env passes the rows of the whole batch's mask)."""
         with np.errstate(over="ignore"):
             bits = splitmix64(self.keys[games] + self.counters[games] * _GOLDEN)
         self.counters[games] += np.uint64(1)
         unit = (bits >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
-        return uniform_legal(game.legal_mask(sub_state), unit)
+        return uniform_legal(legal, unit)
 
     def draw_one(self, legal: np.ndarray, slot: int) -> int:
         """``actions`` for one slot in plain Python (``legal``: its bool mask row [A]): the same action and

@@ -34,6 +34,10 @@ __all__ = ["LearnerCore", "GameVectorEnv", "parse_autoreset_mode", "expand_infos
 
 _AGENT_NAMES = np.array(AGENTS, dtype=object)
 _SLOT = np.array([0])  # the one slot of a lone env
+# Games of a batch stepped apart from the rest are taken out as a sub-batch (and put back) only when that
+# leaves out at least this many and most of the batch: taking and putting costs two calls per state
+# field, a few idle games riding along in a masked step cost the engine little more than their rows.
+_MIN_COMPACTION = 128
 
 
 def parse_autoreset_mode(value) -> AutoresetMode:
@@ -221,18 +225,29 @@ class LearnerCore:
 
     def _engine_step(self, games, actions, who: str) -> None:
         """Step slots ``games`` (a sub-batch: the engine's games are independent, so nothing else moves)."""
-        game = self.game
-        whole = games.size == self.n
-        sub = self.state if whole else game.take(self.state, games)
-        step = game.step if game.step_reusing is None else game.step_reusing  # ``sub`` is ours to give up
+        game, n = self.game, self.n
+        whole = games.size == n
+        # a few games of a small batch, or most of a big one: stepped in the batch (no take and put back)
+        masked = not whole and game.step_active is not None and (
+            games.size * 2 >= n or n - games.size < _MIN_COMPACTION)
         try:
-            new = step(sub, actions, self.config)
+            if masked:
+                full = np.full(n, game.ignored_action, dtype=np.int64)
+                full[games] = actions
+                active = np.zeros(n, dtype=bool)
+                active[games] = True
+                new = game.step_active(self.state, full, active, self.config)
+            else:
+                sub = self.state if whole else game.take(self.state, games)
+                step = game.step if game.step_reusing is None else game.step_reusing  # ``sub`` is ours
+                new = step(sub, actions, self.config)
         except game.illegal_error as err:
-            g = None if getattr(err, "game", None) is None else int(games[int(err.game)])
+            g = getattr(err, "game", None)
+            g = None if g is None else int(g) if masked else int(games[int(g)])
             raise game.illegal_error(f"{who} played an illegal action in game {g}: {err}", game=g,
                                      action=getattr(err, "action", None),
                                      legal_actions=getattr(err, "legal_actions", ())) from err
-        if whole:
+        if whole or masked:
             self.state = new
         else:
             game.put(self.state, games, new)
@@ -256,7 +271,8 @@ class LearnerCore:
         """The opponent acts, in batch, in ``games`` until the learner is to act or the game is over."""
         game = self.game
         games = np.asarray(games, dtype=np.int64)
-        if self.n == 1 and isinstance(self.opponent, RandomPolicy):
+        random = isinstance(self.opponent, RandomPolicy)
+        if self.n == 1 and random:
             self._play_opponent_one()
             return
         while games.size:
@@ -266,8 +282,12 @@ class LearnerCore:
             games = games[turn]
             if games.size == 0:
                 return
-            sub = self.state if games.size == self.n else game.take(s, games)
-            chosen = self.opponent.actions(game, sub, self.config, games, self._opponent_observation)
+            if random:  # the random opponent reads only the masks: no sub-batch to take
+                legal = game.legal_mask(s)
+                chosen = self.opponent.draw(legal if games.size == self.n else legal[games], games)
+            else:
+                sub = s if games.size == self.n else game.take(s, games)
+                chosen = self.opponent.actions(game, sub, self.config, games, self._opponent_observation)
             chosen = np.asarray(chosen)
             if chosen.ndim == 0:
                 chosen = chosen.reshape(1)

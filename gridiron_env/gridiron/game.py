@@ -59,6 +59,10 @@ def _step_reusing(state, actions, config=None):
     return engine.step(state, actions, config, reuse_input=True)
 
 
+def _step_active(state, actions, active, config=None):
+    return engine.step(state, actions, config, active=active, reuse_input=True)
+
+
 def _forfeit(state, games, loser, config=None):
     engine.forfeit(state, games, loser)
 
@@ -143,4 +147,5 @@ GAME = GameSpec(
     illegal_entry=illegal_entry,
     draws=False,
     step_reusing=_step_reusing,  # the adapters own their state: the engine skips its copy
+    step_active=_step_active,
 )
