@@ -525,14 +525,13 @@ class _Columns:
     """The whole-column step's tables for one (downs, recovery option, clock) setting.
 
     Indexes: ``kk = (offence * nodes + field node) * _N_OUTCOMES + outcome`` (a play's effect);
-    ``pa = phase * 8 + action`` (8: NO_DECISION) and ``pav = pa * 36 + draw`` (the decision and the step's
-    draw); the clock key ``phase * 256 + event * 32 + box cost * 8 + snap offence * 4 + team one has a
-    time-out * 2 + team two has one``."""
+    ``pa = phase * 8 + action`` (action NO_DECISION = 7: a finished game) and ``pav = pa * 36 + draw``
+    (the decision and the step's draw); the clock key ``phase * 256 + event * 32 + box cost * 8 + snap
+    offence * 4 + team one has a time-out * 2 + team two has one``."""
 
     def __init__(self, downs: int, recovery: bool, clock: bool):
         b = _basic_tables(downs)
         n, O = b["pos"].size, _N_OUTCOMES
-        self.downs = downs
         # the field node of (offence, position, line to gain, down), as its first kk
         cell = np.zeros((2, 101, 101, downs + 1), dtype=np.int64)
         for off in (0, 1):
@@ -556,6 +555,7 @@ class _Columns:
         col_cost[13:25] = KICK_BOXES
         col_cost[KEPT_INTERCEPTION] = RESULT_BOXES[INTERCEPTION_TOTAL]
         col_cost[KEPT_FUMBLE] = RESULT_BOXES[FUMBLE_TOTAL]
+        # a sack into the end zone costs the safety's boxes (ruling 10)
         self.cost = np.where(other == SAFETY_POINTS, SAFETY_BOXES, col_cost[col]).astype(np.int8)
         gaining = np.zeros(O, dtype=bool)  # may go out of bounds (ruling 13)
         gaining[2:13] = RESULT_GAINING[2:13]
@@ -567,8 +567,10 @@ class _Columns:
         kick = choose & ((act == A.FIELD_GOAL) | (act == A.PUNT))
         # the draw's scale: a kick's die (6) or a pair of dice as one value (36), times 2**-53 (_draw_one)
         self.high = np.where(kick, 6.0, 36.0) / (1 << 53)
-        self.draws = ((choose & (act < 3)) | ((ph == RECOVERY) & (act == A.CONTEST))
-                      | (((ph == OOB_OFFENCE) | (ph == OOB_DEFENCE)) & (act == A.OUT_OF_BOUNDS))).astype(np.uint64)
+        draws = choose & np.isin(act, (A.RUN_PLAY, A.FIELD_GOAL, A.PUNT))
+        draws |= (ph == RECOVERY) & (act == A.CONTEST)
+        draws |= ((ph == OOB_OFFENCE) | (ph == OOB_DEFENCE)) & (act == A.OUT_OF_BOUNDS)
+        self.draws = draws.astype(np.uint64)
         v = np.arange(36)
         first, second = v // 6 + 1, v % 6 + 1
         outcome = np.zeros((7, 8, 36), dtype=np.int64)
