@@ -1,5 +1,6 @@
-"""The generic single and vector envs over Gridiron's GameSpec play the same games as Gridiron's own envs
-(``GridironEnv``, ``GridironVectorEnv``) in every episode, autoresets and ``reset()`` included: the spec
+"""The generic single and vector envs over Gridiron's GameSpec play the same games as Gridiron's own learner
+envs (the learner core of ``gridiron_env.envs.vector`` with whole-game episodes, which served
+``gridiron_env/Gridiron-v0`` before the id moved onto the generic classes) in every episode, autoresets and ``reset()`` included: the spec
 carries Gridiron's env salts (``GameSpec.salts``). And the salts field itself: validated, defaulting to
 the generic adapters' own, and the one thing that picks a game's later episodes."""
 
@@ -13,10 +14,24 @@ from gridiron_env.adapters.common import episode_seeds, learner_teams
 from gridiron_env.adapters.selfplay import SELFPLAY_SALT, GameSelfPlayBatch
 from gridiron_env.adapters.single import GameEnv
 from gridiron_env.adapters.vector import GameVectorEnv
-from gridiron_env.envs.single import GridironEnv
-from gridiron_env.envs.vector import GridironVectorEnv
 from gridiron_env.gridiron.game import GAME, SALTS
 from gridiron_env.protocol import EnvSalts, game_names, get_game
+
+# Gridiron's own whole-game learner envs, as they were before Gridiron-v0 moved onto the generic classes
+# (``GridironEnv`` and ``GridironVectorEnv`` are now presets of those): the learner core of
+# ``gridiron_env.envs.vector`` with whole-game episodes, which the drive envs still run on.
+def GridironEnv(*, render_mode=None, offence_up=False, **options):
+    from gridiron_env.envs.single import _SingleBase
+    from gridiron_env.envs.vector import LearnerBatch
+
+    return _SingleBase(LearnerBatch(1, episode="game", **options), render_mode, offence_up)
+
+
+def GridironVectorEnv(num_envs=1, *, autoreset_mode="next_step", render_mode=None, offence_up=False, **options):
+    from gridiron_env.envs.vector import LearnerBatch, VectorBase
+
+    return VectorBase(LearnerBatch(num_envs, episode="game", **options), autoreset_mode, render_mode, offence_up)
+
 
 # short games, so that every slot plays several episodes in a few hundred steps
 SHORT = GameConfig(target_score=3, max_steps=160)

@@ -1,8 +1,9 @@
 """The options of Gridiron's whole-game envs on the generic adapters, through the GameSpec's optional
 fields (``observation_kinds``, ``score_unit``, ``orientation``, ``illegal_entry``, ``draws``) and the
 opponent protocol (``needs_observation``, ``needs_state``, ``reset_games``): each played side by side with
-Gridiron's own env (``GridironEnv``, ``GridironVectorEnv``), every output equal, episode after episode.
-And the same options refused, naming the field, for a game whose spec does not offer them."""
+Gridiron's own learner envs (below), every output equal, episode after episode. And the same options
+refused, naming the field, for a game whose spec does not offer them; and Gridiron-v0 served by the
+generic classes, its old class names presets of them."""
 
 import numpy as np
 import pytest
@@ -13,8 +14,22 @@ from gridiron_env.adapters.vector import GameVectorEnv
 from agents.random_agent import RandomAgent
 from gridiron_env.core import IllegalActionError
 from gridiron_env.envs.common import AgentOpponent
-from gridiron_env.envs.single import GridironEnv
-from gridiron_env.envs.vector import GridironVectorEnv
+
+# Gridiron's own whole-game learner envs, as they were before Gridiron-v0 moved onto the generic classes
+# (``GridironEnv`` and ``GridironVectorEnv`` are now presets of those): the learner core of
+# ``gridiron_env.envs.vector`` with whole-game episodes, which the drive envs still run on.
+def GridironEnv(*, render_mode=None, offence_up=False, **options):
+    from gridiron_env.envs.single import _SingleBase
+    from gridiron_env.envs.vector import LearnerBatch
+
+    return _SingleBase(LearnerBatch(1, episode="game", **options), render_mode, offence_up)
+
+
+def GridironVectorEnv(num_envs=1, *, autoreset_mode="next_step", render_mode=None, offence_up=False, **options):
+    from gridiron_env.envs.vector import LearnerBatch, VectorBase
+
+    return VectorBase(LearnerBatch(num_envs, episode="game", **options), autoreset_mode, render_mode, offence_up)
+
 
 SHORT = GameConfig(target_score=3, max_steps=160)
 LONG = GameConfig(target_score=7, max_steps=800)  # long enough for random play to score now and then
@@ -242,3 +257,23 @@ def test_the_options_a_spec_does_not_offer_are_refused_naming_them(game):
         GameEnv(game=game, offence_up=1)
     env = GameEnv(game=game, score_reward_scale=0, offence_up=False, observation="features")
     assert env.observation_space.shape == (env.game.observation_size,)
+
+
+def test_gridiron_v0_is_served_by_the_generic_classes_and_the_old_names_are_presets():
+    import gymnasium
+
+    from gridiron_env.envs import sb3 as gridiron_sb3
+    from gridiron_env.envs import single, vector
+
+    assert issubclass(single.GridironEnv, GameEnv) and issubclass(vector.GridironVectorEnv, GameVectorEnv)
+    assert "__init__" in vars(single.GridironEnv) and set(vars(single.GridironEnv)) <= {
+        "__init__", "__doc__", "__module__", "__qualname__", "__parameters__"}  # no logic: only the game fixed
+    env = gymnasium.make("gridiron_env/Gridiron-v0", config=SHORT, observation="planes")
+    assert isinstance(env.unwrapped, GameEnv) and env.unwrapped.game.name == "gridiron"
+    assert isinstance(env.observation_space, gymnasium.spaces.Dict)
+    venv = gymnasium.make_vec("gridiron_env/Gridiron-v0", num_envs=3, config=SHORT, score_reward_scale=0.5)
+    assert type(venv) is vector.GridironVectorEnv and venv.game.name == "gridiron"
+    sb3 = gridiron_sb3.SB3VecEnv("gridiron_env/Gridiron-v0", num_envs=2, config=SHORT)
+    assert isinstance(sb3.venv, GameVectorEnv) and sb3.reset().shape == (2, env.unwrapped.game.observation_size)
+    with pytest.raises(TypeError):
+        single.GridironEnv(game="table_football")  # the game is the preset's

@@ -6,14 +6,16 @@ Importing this package registers the Gymnasium ids (each with a natively batched
 one id per scenario family (``gridiron_env.scenarios.FAMILY_IDS``: ``gridiron_env/GridironGoalLineStand-v0``
 ...: a drive from the family's first scenario, the learner on its side).
 
-These ids keep Gridiron's own env classes rather than the generic adapters (``gridiron_env.adapters``) over
-Gridiron's GameSpec. The generic single, vector and SB3 envs over ``"gridiron"`` play the same games in
-every episode (the spec carries these envs' salts; ``tests/test_generic_gridiron.py``), but they are not
-the same envs: they lack the ``observation="planes"`` kind, ``score_reward_scale``, ``offence_up`` and the
-opponent's ``needs_observation`` / ``needs_state`` protocol; ``info["illegal_action"]`` there adds a
-``"team"`` key and words its reason otherwise, and a forfeit's text frame gains a line. The drive and
-scenario ids are no whole game: their episode ends with the drive, rewards are points and field position,
-an illegal action costs -(7 + w), and a given position seats the learner by its side.
+``gridiron_env/Gridiron-v0`` is served by the generic adapters (``gridiron_env.adapters``) over Gridiron's
+GameSpec (``gridiron_env.gridiron.game.GAME``): ``GridironEnv`` and ``GridironVectorEnv`` are presets of
+``GameEnv`` and ``GameVectorEnv`` that only fix ``game="gridiron"`` (the SB3 adapter takes them as it
+takes any generic vector env). The spec's optional fields give them what Gridiron's whole game has: the
+``"planes"`` observation kind, score shaping in target scores, the ``offence_up`` orientation, Gridiron's
+illegal-action wording and its engine's forfeit; the games, observations, masks, rewards, infos and
+frames are those of Gridiron's own learner core (``tests/test_generic_gridiron.py``,
+``tests/test_generic_gridiron_options.py``). The drive and scenario ids keep Gridiron's own classes (the
+learner core below): their episode ends with the drive, rewards are points and field position, an
+illegal action costs -(7 + w), and a given position seats the learner by its side.
 
 The drive spec (``gridiron_env.gridiron.drive.DRIVE``, game ``"gridiron_drive"``, variants ``"offence"``
 and ``"defence"``) gives the generic envs those drives: they play the drive and scenario envs' episodes

@@ -45,6 +45,7 @@ from ..config import GameConfig
 from ..core.state import State
 from .common import check_seed, one_action, render_game
 from ..scenarios import get_scenario
+from ..adapters.single import GameEnv
 from .vector import RENDER_MODES, LearnerBatch, check_options, check_render_mode, index_obs, scenario_drive
 
 _GAME = np.array([0])  # the one game's index in the core
@@ -137,7 +138,7 @@ class _SingleBase(gymnasium.Env):
         return render_game(self, self._core.state, 0)
 
 
-class GridironEnv(_SingleBase):
+class GridironEnv(GameEnv):
     """``gridiron_env/Gridiron-v0``: the learner plays one team for a whole game against an opponent.
 
     Options: ``learner_team`` "one", "two" or "random" (drawn per episode from the seed); ``opponent`` (see
@@ -153,14 +154,9 @@ class GridironEnv(_SingleBase):
     learner plays every phase of its team's turns: the specials pick, formations, kick decisions, play.
     """
 
-    def __init__(self, *, learner_team="random", opponent=None, observation="features", illegal_action="lose",
-                 score_reward_scale=0.0, config=None, max_episode_steps=None, render_mode=None, offence_up=False,
-                 scenario=None):
-        core = LearnerBatch(1, episode="game", learner_team=learner_team, opponent=opponent,
-                             observation=observation, illegal_action=illegal_action,
-                             score_reward_scale=score_reward_scale, config=config,
-                             max_episode_steps=max_episode_steps, scenario=scenario)
-        super().__init__(core, render_mode, offence_up)
+    def __init__(self, **options):
+        # a preset of the generic env (gridiron_env.adapters.single.GameEnv) over Gridiron's GameSpec
+        super().__init__(game="gridiron", **options)
 
 
 class _DriveEnv(_SingleBase):

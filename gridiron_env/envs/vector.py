@@ -39,7 +39,7 @@ from ..core import init as engine_init
 from ..core.engine import forfeit
 from ..adapters.common import draw_int as _draw
 from ..adapters.common import check_render_mode
-from ..adapters.vector import expand_infos, parse_autoreset_mode
+from ..adapters.vector import GameVectorEnv, expand_infos, parse_autoreset_mode
 from ..adapters.common import episode_seeds as generic_episode_seeds
 from ..adapters.common import scenario_groups, scenario_of, scenario_option
 from ..core import step as engine_step
@@ -701,19 +701,14 @@ def _take_state(state, keep):
     return state.take(np.flatnonzero(keep))
 
 
-class GridironVectorEnv(VectorBase):
+class GridironVectorEnv(GameVectorEnv):
     """``gymnasium.make_vec("gridiron_env/Gridiron-v0", num_envs=N)``: N whole games, the learner on one
     team of each, the opponent playing the other in batch. Options as :class:`~gridiron_env.envs.single.
     GridironEnv`, plus ``num_envs`` and ``autoreset_mode``."""
 
-    def __init__(self, num_envs=1, *, learner_team="random", opponent=None, observation="features",
-                 illegal_action="lose", score_reward_scale=0.0, config=None, max_episode_steps=None,
-                 autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None, offence_up=False, scenario=None):
-        core = LearnerBatch(num_envs, episode="game", learner_team=learner_team, opponent=opponent,
-                             observation=observation, illegal_action=illegal_action,
-                             score_reward_scale=score_reward_scale, config=config,
-                             max_episode_steps=max_episode_steps, scenario=scenario)
-        super().__init__(core, autoreset_mode, render_mode, offence_up)
+    def __init__(self, num_envs=1, **options):
+        # a preset of the generic vector env (gridiron_env.adapters.vector.GameVectorEnv) over Gridiron's spec
+        super().__init__(num_envs, game="gridiron", **options)
 
 
 class _DriveVectorEnv(VectorBase):
