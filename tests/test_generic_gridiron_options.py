@@ -277,3 +277,73 @@ def test_gridiron_v0_is_served_by_the_generic_classes_and_the_old_names_are_pres
     assert isinstance(sb3.venv, GameVectorEnv) and sb3.reset().shape == (2, env.unwrapped.game.observation_size)
     with pytest.raises(TypeError):
         single.GridironEnv(game="table_football")  # the game is the preset's
+
+
+# --- the AEC env ---------------------------------------------------------------------------------------
+
+def _aec_alike(options, seed, games, every=1):
+    """Gridiron's own AEC env and the generic one over Gridiron, the same actions (now and then an illegal
+    one) game after game: observations, masks, rewards, terminations, infos and frames equal."""
+    from gridiron_env.adapters.pettingzoo import raw_env as generic_raw_env
+    from gridiron_env.envs.pettingzoo_env import raw_env
+
+    theirs, ours = raw_env(**options), generic_raw_env("gridiron", **options)
+    assert ours.metadata["name"] == theirs.metadata["name"]
+    for agent in theirs.possible_agents:
+        _equal(ours.observation_space(agent), theirs.observation_space(agent))
+    rng = np.random.default_rng(seed)
+    t = shaped = illegal = 0
+    for g in range(games):
+        theirs.reset(seed=seed + g)
+        ours.reset(seed=seed + g)
+        while theirs.agents:
+            assert ours.agent_selection == theirs.agent_selection
+            for agent in theirs.possible_agents:
+                _equal(ours.observe(agent), theirs.observe(agent))
+            for name in ("rewards", "_cumulative_rewards", "terminations", "truncations", "infos"):
+                _equal(getattr(ours, name), getattr(theirs, name))
+            if options.get("render_mode"):
+                _equal(ours.render(), theirs.render())
+            agent = theirs.agent_selection
+            if theirs.terminations[agent] or theirs.truncations[agent]:
+                action = None
+            else:
+                obs = theirs.observe(agent)
+                mask = obs["action_mask"] if isinstance(obs, dict) else obs[-291:].astype(np.int8)
+                action = _breaking(rng, mask, t, every)
+                t += 1
+            theirs.step(action)
+            ours.step(action)
+            shaped += any(r not in (0.0, 1.0, -1.0) for r in theirs.rewards.values())
+            illegal += any("illegal_action" in info for info in theirs.infos.values())
+        assert not ours.agents
+    return shaped, illegal
+
+
+@pytest.mark.parametrize("options", [{"observation": "planes", "render_mode": "ansi", "offence_up": True},
+                                     {"observation": "flat", "render_mode": "rgb_array", "config": SHORT},
+                                     {"config": SHORT, "target_score": 2}])
+def test_the_aec_env_alike_planes_flat_renders_and_illegal_actions(options):
+    _, illegal = _aec_alike({"max_steps": 160, **options} if "config" not in options else options, 3, 3)
+    assert illegal >= 1
+
+
+def test_the_aec_env_alike_with_score_shaping():
+    shaped, illegal = _aec_alike({"config": LONG, "score_reward_scale": 0.25}, 1, 2, every=40)
+    assert shaped >= 2
+
+
+def test_the_aec_env_refuses_what_a_spec_does_not_offer():
+    from gridiron_env.adapters.pettingzoo import raw_env as generic_raw_env
+
+    for option, message in (({"observation": "planes"}, "observation must be one of"),
+                            ({"score_reward_scale": 1.0}, "score_reward_scale must be 0"),
+                            ({"offence_up": True}, "offence_up must be False")):
+        with pytest.raises(ValueError, match=message):
+            generic_raw_env("table_football", **option)
+    for game, has_draw in (("table_football", True), ("gridiron", False)):
+        env = generic_raw_env(game, **({"max_steps": 160} if game == "gridiron" else {}))
+        env.reset(seed=0)
+        while not env.terminations[env.agent_selection] and not env.truncations[env.agent_selection]:
+            env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+        assert ("draw" in env.infos["team_one"]) is has_draw  # a game that can draw says so

@@ -17,7 +17,7 @@ an out-of-range id is an illegal action, handled as below); ``raw_env(game, **op
   {"team", "action", "name", "reason"}``; ``illegal_action="raise"`` raises the game's ``illegal_error``
   (a ValueError) instead and changes nothing.
 - At the end both agents' infos hold ``"winner"`` (an agent name, or None for a draw or a truncation),
-  ``"draw"`` (bool) and ``"score"`` (team one's, team two's). As PettingZoo has it, ``step(None)`` then
+  ``"draw"`` (bool; not for a game with ``draws=False``) and ``"score"`` (team one's, team two's). As PettingZoo has it, ``step(None)`` then
   removes the selected dead agent (another action for a dead agent is a ValueError); once both are
   removed ``step`` raises RuntimeError until ``reset``.
 - Seeding: ``reset(seed=s)`` plays the engine's game seeded s; a later ``reset()`` without a seed plays
@@ -25,7 +25,10 @@ an out-of-range id is an illegal action, handled as below); ``raw_env(game, **op
 
 Options: ``render_mode`` (None, "human" prints the text picture after each step, "ansi", "rgb_array"),
 ``variant``, ``config`` (the game's config or a dict of its fields) and/or config fields as keywords,
-``illegal_action``, ``observation`` ("features", the dict above, or "flat"), ``scenario`` (a name of the
+``illegal_action``, ``observation`` ("features", the dict above, "flat", or a kind of the game's
+``GameSpec.observation_kinds``, in the dict's ``"observation"``), ``score_reward_scale`` (a game with
+``score_unit``: each step adds c * the change of team one's score margin to team one and takes it from
+team two), ``offence_up`` (a game with ``orientation``: pictures turned with the offence), ``scenario`` (a name of the
 game's ``GameSpec.scenarios``: every game starts from that position; ``reset(options={"scenario": name})``
 starts one game from it, its open parts drawn from the seed; an unknown name is a ValueError listing the
 allowed ones). ``game_state`` is the engine state (a batch of one); ``set_state(state)`` continues from a
@@ -42,15 +45,16 @@ from pettingzoo.utils import wrappers
 
 from ..protocol import get_game
 from .common import (
-    AGENTS, ILLEGAL_ACTION_MODES, RENDER_MODES, SEED_MODULUS, check_choice, check_render_mode, check_seed,
-    forfeit_note, get_scenario, illegal_entry, is_action_int, new_games,
+    AGENTS, ILLEGAL_ACTION_MODES, RENDER_MODES, SEED_MODULUS, check_choice, check_offence_up, check_render_mode,
+    check_score_scale, check_seed, forfeit_note, get_scenario, illegal_entry, is_action_int, new_games,
+    observation_encoder, observation_kinds,
 )
 from .vector import observation_space
 
 __all__ = ["GameAECEnv", "raw_env", "env", "parallel_env"]
 
 AEC_RENDER_MODES = ("human",) + RENDER_MODES
-OBSERVATION_KINDS = ("features", "flat")
+OBSERVATION_KINDS = ("features", "flat")  # and the game's own kinds (GameSpec.observation_kinds)
 
 
 def _action_id(action):
@@ -69,23 +73,28 @@ class GameAECEnv(AECEnv, EzPickle):
                 "render_fps": 4}
 
     def __init__(self, render_mode=None, *, game="table_football", variant="basic", config=None,
-                 illegal_action="lose", observation="features", scenario=None, **config_fields):
+                 illegal_action="lose", observation="features", scenario=None, score_reward_scale=0.0,
+                 offence_up=False, **config_fields):
         EzPickle.__init__(self, render_mode=render_mode, game=game, variant=variant, config=config,
                           illegal_action=illegal_action, observation=observation, scenario=scenario,
-                          **config_fields)
+                          score_reward_scale=score_reward_scale, offence_up=offence_up, **config_fields)
         super().__init__()
         self.game = get_game(game)
         self.scenario = None if scenario is None else get_scenario(self.game, scenario)
         check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
-        check_choice("observation", observation, OBSERVATION_KINDS)
+        check_choice("observation", observation, OBSERVATION_KINDS + observation_kinds(self.game)[1:])
         self.observation_kind = observation
+        self._encode = observation_encoder(self.game, "features" if observation == "flat" else observation)
+        self.score_reward_scale = check_score_scale(self.game, score_reward_scale)
+        self.offence_up = check_offence_up(self.game, offence_up)
         if config_fields:
             if config is None:
                 config = dict(config_fields)
             elif isinstance(config, dict):
                 config = {**config, **config_fields}
             elif isinstance(config, self.game.config_class):
-                config = {**config.to_dict(), **config_fields} if hasattr(config, "to_dict") else config
+                config = ({**config.to_dict(), **config_fields} if hasattr(config, "to_dict")
+                          else config.replace(**config_fields))  # (a config without to_dict lost the fields)
         self.config = self.game.make_config(config, variant)
         self.illegal_action = illegal_action
         self.render_mode = check_render_mode(render_mode, AEC_RENDER_MODES)
@@ -100,7 +109,7 @@ class GameAECEnv(AECEnv, EzPickle):
                               np.concatenate([features.high, np.ones(A, np.float32)]), dtype=np.float32)
             self.observation_spaces = {a: flat for a in AGENTS}
         else:
-            self.observation_spaces = {a: spaces.Dict({"observation": observation_space(self.game),
+            self.observation_spaces = {a: spaces.Dict({"observation": observation_space(self.game, observation),
                                                        "action_mask": mask_space}) for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in AGENTS}
         self._idle_mask = np.zeros(self.game.num_actions, dtype=np.int8)
@@ -180,11 +189,12 @@ class GameAECEnv(AECEnv, EzPickle):
         a = _action_id(action)
         legal = game.legal_mask(self.game_state)[0]
         illegal = None
+        score_before = game.score(self.game_state)[0] if self.score_reward_scale else None
         if a is not None and 0 <= a < game.num_actions and legal[a]:
             self.game_state = game.step(self.game_state, np.array([a], dtype=np.int64), self.config)
         else:
             given = action if a is None else a
-            illegal = illegal_entry(game, self.game_state, 0, given, team)
+            illegal = {"team": agent, **illegal_entry(game, self.game_state, 0, given, team)}
             if self.illegal_action == "raise":
                 raise game.illegal_error(f"{agent}: {illegal['reason']}", game=0, action=illegal["action"],
                                          legal_actions=[game.action_names[i] for i in np.flatnonzero(legal)])
@@ -198,9 +208,21 @@ class GameAECEnv(AECEnv, EzPickle):
             self.agent_selection = AGENTS[to_act]
         else:
             self._finish(illegal)
+        if score_before is not None:
+            self._shape(score_before)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _shape(self, score_before) -> None:
+        """Score shaping (``score_reward_scale`` c): c * (the step's change of team one's margin) to team
+        one, minus that to team two, in float32 as the policies train on them."""
+        delta = (self.game.score(self.game_state)[0].astype(np.float32) - score_before.astype(np.float32)) \
+            @ np.array([1.0, -1.0], np.float32)
+        rewards = np.array([self.rewards[AGENTS[0]], self.rewards[AGENTS[1]]], dtype=np.float32)
+        rewards[0] += self.score_reward_scale * delta
+        rewards[1] -= self.score_reward_scale * delta
+        self.rewards = {AGENTS[0]: float(rewards[0]), AGENTS[1]: float(rewards[1])}
 
     def _finish(self, illegal) -> None:
         """Both agents done, with their rewards and end-of-game infos (the selected agent stays)."""
@@ -215,8 +237,10 @@ class GameAECEnv(AECEnv, EzPickle):
         self.rewards = {a: (1.0 if i == w else -1.0) if won else 0.0 for i, a in enumerate(AGENTS)}
         score = game.score(s)[0]
         for a in AGENTS:
-            info = {"winner": AGENTS[w] if won else None, "draw": bool(term and w == game.draw_value),
-                    "score": (int(score[0]), int(score[1]))}
+            info = {"winner": AGENTS[w] if won else None}
+            if game.draws:
+                info["draw"] = bool(term and w == game.draw_value)
+            info["score"] = (int(score[0]), int(score[1]))
             if illegal:
                 info["illegal_action"] = dict(illegal)
             self.infos[a] = info
@@ -230,14 +254,18 @@ class GameAECEnv(AECEnv, EzPickle):
             raise RuntimeError("call reset() before observe()")
         team = AGENTS.index(agent)
         obs = self._cache[team]
-        if obs is None:
-            obs = self._cache[team] = self.game.observe(self.game_state, team, self.config)[0]
+        if obs is None:  # once per state and team: the encoder is the costly part
+            obs = self._encode(self.game_state, team, self.config)
+            obs = {k: v[0] for k, v in obs.items()} if isinstance(obs, dict) else obs[0]
+            self._cache[team] = obs
         s = self.game_state
         acting = int(self.game.to_act(s)[0]) == team and self._forfeit_winner < 0
         mask = self.game.legal_mask(s)[0].astype(np.int8) if acting else self._idle_mask.copy()
         if self.observation_kind == "flat":
             return np.concatenate([obs, mask.astype(np.float32)])
-        return {"observation": obs.copy(), "action_mask": mask}
+        # copies: a caller editing its observation in place must not change the cached one
+        copy = {k: v.copy() for k, v in obs.items()} if isinstance(obs, dict) else obs.copy()
+        return {"observation": copy, "action_mask": mask}
 
     # --- rendering
 
@@ -250,10 +278,11 @@ class GameAECEnv(AECEnv, EzPickle):
             return None
         if self.game_state is None:
             raise RuntimeError("call reset() before render()")
+        turn = {"offence_up": self.offence_up} if self.game.orientation else {}
         if self.render_mode == "rgb_array":
-            return self.game.render_rgb(self.game_state, 0)
-        text = self.game.render_ansi(self.game_state, 0)
-        if self._forfeit_winner >= 0:
+            return self.game.render_rgb(self.game_state, 0, **turn)
+        text = self.game.render_ansi(self.game_state, 0, **turn)
+        if self._forfeit_winner >= 0 and self.game.forfeit is None:  # else the state shows the forfeit
             text += "\n" + forfeit_note(self._forfeit_winner)
         if self.render_mode == "human":
             print(text)
