@@ -175,3 +175,15 @@ def test_the_passer_plays_as_the_coach_unless_its_qb_can_still_throw():
         differ += int((ours[g[throw]] != theirs[g[throw]]).sum())
         state = step(state, ours, SHORT)
     assert differ > 0
+
+
+@pytest.mark.slow  # whole games of the default rules: a minute or two on a loaded machine
+def test_the_training_command_at_a_tiny_budget(tmp_path):
+    out = tmp_path / "run"
+    argv = ["train", "--teacher", "passer", "--games", "2", "--dagger-rounds", "1", "--keep-play", "0.02",
+            "--width", "16", "--layers", "1", "--epochs", "1", "--out", str(out)]
+    assert td_cli.main(argv) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["config"]["teacher"] == "passer" and [r["round"] for r in summary["history"]] == [0, 1]
+    bot = make_agent(f"bot:{out / 'policy.npz'}", "touchdown")
+    assert not play_games(bot, RandomAgent(), 2, seed=0, config=SHORT).truncated.any()

@@ -5,8 +5,9 @@
 
 Why imitation and not PPO from scratch: a whole game is about 12,000 decisions a team (a play runs up to
 40 rounds of steps), so a win at the end is too sparse a signal for a short budget (a 9-minute generic
-PPO run lost 100/100 to the heuristic). The teacher (``teacher``: ``heuristic``, or ``coach``, the
-heuristic with the calls measured to beat it: :class:`Coach`) plays whole games; every decision of both
+PPO run lost 100/100 to the heuristic). The teacher (``teacher``: ``heuristic``; ``coach``, the
+heuristic with the calls measured to beat it: :class:`Coach`; ``passer``, the coach with a passing game:
+:class:`Passer`) plays whole games; every decision of both
 teams is a sample (the observation from the acting team's side, the legal mask, the teacher's action):
 every call, kick choice and interception decision, and a ``keep_play`` share of the play's steps (they
 are many and alike). The net (``width`` x ``layers`` tanh, the generic game-bot MLP) is fitted by masked
@@ -137,7 +138,7 @@ def make_teacher(name: str):
 class ImitationConfig:
     """Settings of an imitation run; a bad value raises ValueError naming the field.
 
-    teacher: ``heuristic`` or ``coach`` (:data:`TEACHERS`); games: whole games recorded per round (even:
+    teacher: ``heuristic``, ``coach`` or ``passer`` (:data:`TEACHERS`); games: whole games recorded per round (even:
         the net takes each team in turn in the DAgger rounds); dagger_rounds: rounds after the first;
     keep_play: share of the play-phase decisions kept as samples (the others: all);
     width, layers: the net's hidden layers (tanh); epochs, learning_rate, batch_size: the fit's (Adam);
