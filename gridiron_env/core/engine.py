@@ -980,8 +980,11 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
         lone = _lone.step_one(state, actions, config, chance, reuse_input)  # plain Python (lone.py)
         if lone is not None:
             return lone
-    batch_size = state.batch_size
-    actions, huge = _check_actions(actions, batch_size)
+    batch_size = state.phase.shape[0]
+    if type(actions) is np.ndarray and actions.shape == (batch_size,) and actions.dtype.kind in "iu":
+        huge = None  # (int ids of the right shape, an agent's usual answer: nothing to convert)
+    else:
+        actions, huge = _check_actions(actions, batch_size)
     if active is not None:
         mask = np.asarray(active)
         if mask.dtype != np.bool_ or mask.shape != (batch_size,):
@@ -1002,10 +1005,13 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
         ids, legal = actions.tolist(), state.legal  # (the ids as given: a uint64 past int64 too)
         for game in live:
             action = ids[game]
-            if not (0 <= action < A.NUM_ACTIONS and legal.item(game, action)):
+            if not (0 <= action < _NUM_ACTIONS and legal.item(game, action)):
                 _raise_illegal(state, game, action)
         s = state if reuse_input else state.copy()
-        declined = _step_game_by_game(s, live, ids, config, chance)
+        # each game through lone.step_one, in place in its row, told the checks are done (a game it
+        # declines goes the batched way below)
+        step_one = _lone.step_one
+        declined = [game for game in live if step_one(s, ids[game], config, chance, True, True, game) is None]
         if not declined:
             return s
         live = np.array(declined, dtype=np.int64)  # (none, unless the lone path is switched off)
@@ -1052,14 +1058,7 @@ def step(state: State, actions, config: GameConfig | None = None, chance=None, a
 # (tests/conftest.py, ``vectorised_batches``).
 LONE_BATCH_LIMIT = 80
 _BOARD_DTYPE = np.dtype(np.int8)
-
-
-def _step_game_by_game(s: State, games, actions, config, chance) -> list:
-    """Step each of ``games`` (ints; ``actions``: every game's action id, the stepped ones checked legal and
-    live) through lone.step_one, in place on its row of ``s``, telling it the checks are done; returns the
-    games it declined, in order."""
-    step_one = _lone.step_one
-    return [game for game in games if step_one(s, actions[game], config, chance, True, True, game) is None]
+_NUM_ACTIONS = A.NUM_ACTIONS
 
 
 def start_drive(state: State, games, team, los_row, lane, config: GameConfig | None = None) -> None:
