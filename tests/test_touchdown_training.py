@@ -118,6 +118,17 @@ def test_the_command_refuses_bad_counts_before_training(capsys, tmp_path):
     assert not any(tmp_path.iterdir())
 
 
+def test_the_shipped_bot_loads_and_plays_legal_games():
+    from train.game_export import GameBot
+
+    assert td_cli.SHIPPED_BOT.name == "touchdown_bot.npz"
+    GameBot.load(td_cli.SHIPPED_BOT, "touchdown")  # validated: the game's layout and actions, no pickle
+    bot = make_agent(f"bot:{td_cli.SHIPPED_BOT}", "touchdown")
+    for opponent in (RandomAgent(), HeuristicAgent()):  # the engine raises on an illegal action
+        result = play_games(bot, opponent, 2, seed=7, config=SHORT)
+        assert not result.truncated.any() and set(result.a_team.tolist()) == {0, 1}
+
+
 def test_clear_lines_need_a_straight_empty_line_and_count_a_vacated_square_empty():
     occupied = np.zeros((1, 13 + 2, 34 + 2), dtype=bool)
     occupied[0, 3 + 1, 9 + 1] = True  # a piece on (lane 3, row 9)

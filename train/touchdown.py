@@ -1,11 +1,12 @@
 """Touchdown's bot table: a bot (any agent spec) against the heuristic and the random agent, balanced seats.
 
-Training: ``python -m train.touchdown train`` (imitation of a teacher, then DAgger:
+Training: ``python -m train.touchdown train`` (imitation of a teacher, by default the passer, then DAgger:
 ``train/touchdown_imitation.py``; one network for both seats, since the acting team's side is the
 observation), or the generic PPO trainer (``python -m train.games --game touchdown``)::
 
-    python -m train.touchdown train --minutes 30 --out runs/touchdown_bot      # writes runs/touchdown_bot/policy.npz
+    python -m train.touchdown train --out runs/touchdown_bot                    # writes runs/touchdown_bot/policy.npz
     python -m train.touchdown --bot runs/touchdown_bot/policy.npz --games 400  # this table
+    python -m train.touchdown --bot gridiron_env/data/touchdown_bot.npz --games 400  # the shipped bot's (SHIPPED_BOT)
 
 Each line plays ``games`` whole games (game i seeded ``seed + i``, the bot team one in the even games and
 team two in the odd ones) and prints the bot's wins, draws, losses and win rate (a draw 1/2) with its 95%
@@ -17,13 +18,17 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from pathlib import Path
 
-
+import gridiron_env
 from gridiron_env.adapters.agents import make_agent
 from gridiron_env.touchdown import TouchdownConfig
 from gridiron_env.touchdown.agents import HeuristicAgent, RandomAgent, play_games
 
-__all__ = ["check_games", "measure", "main", "train_main"]
+__all__ = ["SHIPPED_BOT", "check_games", "measure", "main", "train_main"]
+
+# the shipped Touchdown bot: the default imitation run's net (README, Touchdown: its table)
+SHIPPED_BOT = Path(gridiron_env.__file__).resolve().parent / "data" / "touchdown_bot.npz"
 
 
 def _wilson(p: float, n: int) -> tuple:
