@@ -79,24 +79,28 @@ def test_the_budget_stops_after_the_first_round(tmp_path):
     assert len(summary["history"]) == 1
 
 
-def test_coach_kicks_a_field_goal_whenever_one_is_legal():
-    state = init(64, seed=2, config=SHORT)
-    coach, heuristic = Coach(), HeuristicAgent()
-    seen = 0
-    for _ in range(4000):
+def _decisions(agent, games: int, seed: int, steps: int = 4000):
+    """(state, live games, the agent's actions) at each step of ``agent`` playing both teams of short games."""
+    state = init(games, seed=seed, config=SHORT)
+    for _ in range(steps):
         live = ~(state.terminated | state.truncated)
         if not live.any():
-            break
+            return
         g = np.flatnonzero(live)
+        actions = agent.act(state, SHORT, g)
+        yield state, g, actions
+        state = step(state, actions, SHORT)
+
+
+def test_coach_kicks_a_field_goal_whenever_one_is_legal():
+    heuristic = HeuristicAgent()
+    seen = 0
+    for state, g, actions in _decisions(Coach(), 64, seed=2):
         calls = g[(state.phase[g] == OFFENCE_CALL) & state.legal[g, A.FIELD_GOAL]]
-        actions = coach.act(state, SHORT, g)
         assert (actions[calls] == A.FIELD_GOAL).all()
         seen += calls.size
         others = g[(state.phase[g] == PLAY)]
         assert np.array_equal(actions[others], heuristic.act(state, SHORT, g)[others])  # the same play
-        from gridiron_env.touchdown.engine import step
-
-        state = step(state, actions, SHORT)
     assert seen > 0
 
 
@@ -170,21 +174,15 @@ def test_the_passer_runs_its_receiver_into_the_qbs_sight_and_throws():
 
 
 def test_the_passer_plays_as_the_coach_unless_its_qb_can_still_throw():
-    state = init(32, seed=4, config=SHORT)
-    passer, coach = Passer(), Coach()
+    coach = Coach()
     differ = 0
-    for _ in range(3000):
-        live = ~(state.terminated | state.truncated)
-        if not live.any():
-            break
-        g = np.flatnonzero(live)
+    for state, g, ours in _decisions(Passer(), 32, seed=4):
         mine = np.where(state.to_act[g] == state.offence[g], 0, 7)
         throw = ((state.holder[g] - mine == 6) & (state.holder[g] >= 0) & state.limits[g] & ~state.forward_thrown[g]
                  & (state.phase[g] == PLAY))
-        ours, theirs = passer.act(state, SHORT, g), coach.act(state, SHORT, g)
+        theirs = coach.act(state, SHORT, g)
         assert np.array_equal(ours[g[~throw]], theirs[g[~throw]])
         differ += int((ours[g[throw]] != theirs[g[throw]]).sum())
-        state = step(state, ours, SHORT)
     assert differ > 0
 
 
