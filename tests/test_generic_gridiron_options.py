@@ -281,42 +281,108 @@ def test_gridiron_v0_is_served_by_the_generic_classes_and_the_old_names_are_pres
 
 # --- the AEC env ---------------------------------------------------------------------------------------
 
+class _GridironAECReference:
+    """What Gridiron's own AEC env did before ``raw_env`` became a preset of the generic one, from the same
+    pieces: the engine's game seeded s, ``selfplay.advance`` (the forfeit and the illegal-action entry),
+    ``selfplay.team_rewards`` (+-1 and the per-step score shaping), ``common.encode`` and the renderer."""
+
+    def __init__(self, config, observation="features", score_reward_scale=0.0, render_mode=None,
+                 offence_up=False):
+        self.config, self.kind, self.scale = config, observation, score_reward_scale
+        self.render_mode, self.offence_up, self._renderer = render_mode, offence_up, None
+
+    def reset(self, seed):
+        from gridiron_env.envs.selfplay import init_games
+
+        self.state = init_games(np.array([seed], dtype=np.uint64), self.config)
+        self.rewards, self.info = (0.0, 0.0), {}
+
+    def observe(self, team):
+        from gridiron_env.envs.common import encode
+
+        obs = encode(self.state, team, "features" if self.kind == "flat" else self.kind, self.config)
+        obs = {k: v[0] for k, v in obs.items()} if isinstance(obs, dict) else obs[0]
+        mask = np.zeros(291, dtype=np.int8)
+        if self.state.to_act[0] == team:
+            mask = self.state.legal[0].astype(np.int8)
+        else:
+            mask[0] = 1
+        if self.kind == "flat":
+            return np.concatenate([obs, mask.astype(np.float32)])
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action):
+        from gridiron_env.envs.selfplay import advance, team_rewards
+
+        old = self.state
+        given = np.empty(1, dtype=object)
+        given[0] = action
+        ok = isinstance(action, int) and not isinstance(action, bool) and 0 <= action < 291
+        new, _, details = advance(old, np.array([action if ok else -1], dtype=np.int64), self.config, "lose",
+                                  given=given)
+        self.state = new
+        ended = new.to_act[0] < 0
+        r = team_rewards(old, new, np.array([ended]), self.scale)[0]
+        self.rewards = (float(r[0]), float(r[1]))
+        if ended:
+            w = int(new.winner[0])
+            self.info = {"winner": AGENTS[w] if w >= 0 else None,
+                         "score": (int(new.score[0, 0]), int(new.score[0, 1]))}
+            if details.get(0):
+                self.info["illegal_action"] = dict(details[0])
+        return ended
+
+    def render(self):
+        from gridiron_env.envs.common import render_game
+
+        return render_game(self, self.state, 0)
+
+
+AGENTS = ("team_one", "team_two")
+
+
 def _aec_alike(options, seed, games, every=1):
-    """Gridiron's own AEC env and the generic one over Gridiron, the same actions (now and then an illegal
-    one) game after game: observations, masks, rewards, terminations, infos and frames equal."""
+    """The AEC env (``gridiron_env.envs.pettingzoo_env.raw_env``, a preset of the generic one) and Gridiron's
+    own AEC play (the reference above), the same actions (now and then an illegal one) game after game:
+    observations, masks, rewards, terminations, infos and frames equal."""
     from gridiron_env.adapters.pettingzoo import raw_env as generic_raw_env
     from gridiron_env.envs.pettingzoo_env import raw_env
 
-    theirs, ours = raw_env(**options), generic_raw_env("gridiron", **options)
-    assert ours.metadata["name"] == theirs.metadata["name"]
-    for agent in theirs.possible_agents:
-        _equal(ours.observation_space(agent), theirs.observation_space(agent))
+    ours = raw_env(**options)
+    assert type(ours).__mro__[1].__name__ == "GameAECEnv" and ours.metadata["name"] == "gridiron_v0"
+    _equal(ours.observation_spaces, generic_raw_env("gridiron", **options).observation_spaces)
+    config = ours.config
+    theirs = _GridironAECReference(config, **{k: v for k, v in options.items()
+                                               if k in ("observation", "score_reward_scale", "render_mode",
+                                                        "offence_up")})
     rng = np.random.default_rng(seed)
     t = shaped = illegal = 0
     for g in range(games):
-        theirs.reset(seed=seed + g)
+        theirs.reset(seed + g)
         ours.reset(seed=seed + g)
-        while theirs.agents:
-            assert ours.agent_selection == theirs.agent_selection
-            for agent in theirs.possible_agents:
-                _equal(ours.observe(agent), theirs.observe(agent))
-            for name in ("rewards", "_cumulative_rewards", "terminations", "truncations", "infos"):
-                _equal(getattr(ours, name), getattr(theirs, name))
+        over = False
+        while not over:
+            assert ours.agent_selection == AGENTS[int(theirs.state.to_act[0])]
+            for team, agent in enumerate(AGENTS):
+                _equal(ours.observe(agent), theirs.observe(team))
             if options.get("render_mode"):
                 _equal(ours.render(), theirs.render())
-            agent = theirs.agent_selection
-            if theirs.terminations[agent] or theirs.truncations[agent]:
-                action = None
-            else:
-                obs = theirs.observe(agent)
-                mask = obs["action_mask"] if isinstance(obs, dict) else obs[-291:].astype(np.int8)
-                action = _breaking(rng, mask, t, every)
-                t += 1
-            theirs.step(action)
+            agent = ours.agent_selection
+            obs = ours.observe(agent)
+            mask = obs["action_mask"] if isinstance(obs, dict) else obs[-291:].astype(np.int8)
+            action = _breaking(rng, mask, t, every)
+            t += 1
             ours.step(action)
-            shaped += any(r not in (0.0, 1.0, -1.0) for r in theirs.rewards.values())
-            illegal += any("illegal_action" in info for info in theirs.infos.values())
-        assert not ours.agents
+            over = theirs.step(action)
+            _equal(ours.rewards, dict(zip(AGENTS, theirs.rewards)))
+            shaped += any(r not in (0.0, 1.0, -1.0) for r in theirs.rewards)
+        for agent in AGENTS:
+            assert ours.terminations[agent] == bool(theirs.state.terminated[0])
+            assert ours.truncations[agent] == bool(theirs.state.truncated[0])
+            _equal(ours.infos[agent], theirs.info)
+        if options.get("render_mode"):
+            _equal(ours.render(), theirs.render())
+        illegal += "illegal_action" in theirs.info
     return shaped, illegal
 
 

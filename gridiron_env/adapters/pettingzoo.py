@@ -24,7 +24,7 @@ an out-of-range id is an illegal action, handled as below); ``raw_env(game, **op
   s + 1, s + 2, ...; a first ``reset()`` without a seed picks s at random. Seeds: ints >= 0 mod 2**64.
 
 Options: ``render_mode`` (None, "human" prints the text picture after each step, "ansi", "rgb_array"),
-``variant``, ``config`` (the game's config or a dict of its fields) and/or config fields as keywords,
+``variant``, ``config`` (the game's config, or None: the variant's default) and/or config fields as keywords,
 ``illegal_action``, ``observation`` ("features", the dict above, "flat", or a kind of the game's
 ``GameSpec.observation_kinds``, in the dict's ``"observation"``), ``score_reward_scale`` (a game with
 ``score_unit``: each step adds c * the change of team one's score margin to team one and takes it from
@@ -71,10 +71,18 @@ class GameAECEnv(AECEnv, EzPickle):
 
     metadata = {"name": "game_v0", "render_modes": list(AEC_RENDER_MODES), "is_parallelizable": False,
                 "render_fps": 4}
+    # A preset subclass fixes its game here (and its metadata name): ``game`` may then only repeat it.
+    preset_game = None
 
-    def __init__(self, render_mode=None, *, game="table_football", variant="basic", config=None,
+    def __init__(self, render_mode=None, *, game=None, variant="basic", config=None,
                  illegal_action="lose", observation="features", scenario=None, score_reward_scale=0.0,
                  offence_up=False, **config_fields):
+        if self.preset_game is not None:
+            if game is not None and game != self.preset_game:
+                raise ValueError(f"{type(self).__name__} plays {self.preset_game!r}; got game={game!r}")
+            game = self.preset_game
+        elif game is None:
+            game = "table_football"
         EzPickle.__init__(self, render_mode=render_mode, game=game, variant=variant, config=config,
                           illegal_action=illegal_action, observation=observation, scenario=scenario,
                           score_reward_scale=score_reward_scale, offence_up=offence_up, **config_fields)
@@ -87,12 +95,14 @@ class GameAECEnv(AECEnv, EzPickle):
         self._encode = observation_encoder(self.game, "features" if observation == "flat" else observation)
         self.score_reward_scale = check_score_scale(self.game, score_reward_scale)
         self.offence_up = check_offence_up(self.game, offence_up)
+        if not (config is None or isinstance(config, self.game.config_class)):
+            # one way to give fields: as keywords (``raw_env(target_score=9)``), over ``config`` or the default
+            raise ValueError(f"config must be a {self.game.config_class.__name__} or None (give its fields as "
+                             f"keywords), got {type(config).__name__}")
         if config_fields:
             if config is None:
                 config = dict(config_fields)
-            elif isinstance(config, dict):
-                config = {**config, **config_fields}
-            elif isinstance(config, self.game.config_class):
+            else:
                 config = ({**config.to_dict(), **config_fields} if hasattr(config, "to_dict")
                           else config.replace(**config_fields))  # (a config without to_dict lost the fields)
         self.config = self.game.make_config(config, variant)
@@ -167,7 +177,7 @@ class GameAECEnv(AECEnv, EzPickle):
         to_act = int(self.game.to_act(state)[0])
         self.agent_selection = AGENTS[max(to_act, 0)]
         if to_act < 0:  # a finished position: both agents are done at once
-            self._finish(None)
+            self._finish(state, None)
         if self.render_mode == "human":
             self.render()
 
@@ -207,7 +217,7 @@ class GameAECEnv(AECEnv, EzPickle):
             self.rewards = {a_: 0.0 for a_ in AGENTS}
             self.agent_selection = AGENTS[to_act]
         else:
-            self._finish(illegal)
+            self._finish(self.game_state, illegal)
         if score_before is not None:
             self._shape(score_before)
         self._accumulate_rewards()
@@ -224,9 +234,10 @@ class GameAECEnv(AECEnv, EzPickle):
         rewards[1] -= self.score_reward_scale * delta
         self.rewards = {AGENTS[0]: float(rewards[0]), AGENTS[1]: float(rewards[1])}
 
-    def _finish(self, illegal) -> None:
-        """Both agents done, with their rewards and end-of-game infos (the selected agent stays)."""
-        game, s = self.game, self.game_state
+    def _finish(self, state, illegal) -> None:
+        """Both agents done, with their rewards and end-of-game infos of ``state`` (the game's state now;
+        ``illegal``: the info of the illegal action that ended it, or None); the selected agent stays."""
+        game, s = self.game, state
         if self._forfeit_winner >= 0:
             term, trunc, w = True, False, self._forfeit_winner
         else:

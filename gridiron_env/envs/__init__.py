@@ -9,7 +9,8 @@ one id per scenario family (``gridiron_env.scenarios.FAMILY_IDS``: ``gridiron_en
 ``gridiron_env/Gridiron-v0`` is served by the generic adapters (``gridiron_env.adapters``) over Gridiron's
 GameSpec (``gridiron_env.gridiron.game.GAME``): ``GridironEnv`` and ``GridironVectorEnv`` are presets of
 ``GameEnv`` and ``GameVectorEnv`` that only fix ``game="gridiron"`` (the SB3 adapter takes them as it
-takes any generic vector env). The spec's optional fields give them what Gridiron's whole game has: the
+takes any generic vector env), and the AEC env (``pettingzoo_env.raw_env``, ``gridiron_env.env()``) is
+the generic ``GameAECEnv`` with ``preset_game = "gridiron"``. The spec's optional fields give them what Gridiron's whole game has: the
 ``"planes"`` observation kind, score shaping in target scores, the ``offence_up`` orientation, Gridiron's
 illegal-action wording and its engine's forfeit; the games, observations, masks, rewards, infos and
 frames are those of Gridiron's own learner core (``tests/test_generic_gridiron.py``,

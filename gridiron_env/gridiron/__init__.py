@@ -2,9 +2,10 @@
 (``gridiron_env.gridiron.game.GAME``, registered as ``"gridiron"``) and the PettingZoo entry points as
 PettingZoo's own games give them (``env()``, ``raw_env``, ``parallel_env()``).
 
-The AEC env is Gridiron's own (``gridiron_env.envs.pettingzoo_env``, metadata name ``gridiron_v0``): the
-same env as ``gridiron_env.env()``, with every option of it (``config``, ``observation``,
-``illegal_action``, ``render_mode``, ...). The engine itself is ``gridiron_env.core``.
+The AEC env (``gridiron_env.envs.pettingzoo_env.raw_env``, metadata name ``gridiron_v0``) is the generic
+one (``gridiron_env.adapters.pettingzoo.GameAECEnv``) preset to this game: the same env as
+``gridiron_env.env()``, with every option of it (``config``, ``observation``, ``illegal_action``,
+``score_reward_scale``, ``offence_up``, ``render_mode``, ...). The engine itself is ``gridiron_env.core``.
 """
 
 def env(**options):
