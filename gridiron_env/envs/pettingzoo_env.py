@@ -63,8 +63,11 @@ from pettingzoo.utils import wrappers
 from ..adapters.pettingzoo import GameAECEnv
 from ..core import NUM_ACTIONS
 from ..core.observe import FEATURES_SIZE
+from ..gridiron.game import GAME
 
-# "flat": the features and the action mask in one Box (for wrappers that take no Dict space)
+# the observation kinds the env takes: the generic AEC env's over Gridiron's spec ("flat": the features and
+# the action mask in one Box, for wrappers that take no Dict space)
+AEC_OBSERVATION_KINDS = ("features", *GAME.observation_kinds, "flat")
 FLAT_SIZE = FEATURES_SIZE + NUM_ACTIONS
 FLAT_LAYOUT = {"features": slice(0, FEATURES_SIZE), "action_mask": slice(FEATURES_SIZE, FLAT_SIZE)}
 
