@@ -81,8 +81,8 @@ class Passer(Coach):
     receivers (end, back, receiver) run deep to squares on a clear line from the QB with no defender beside
     them, the QB steps to squares from which such a receiver is in sight (away from defenders), and throws
     to an open receiver at least ``min_gain`` rows ahead. The heuristic's play never throws (its receivers
-    block, its own line hides every lane: each play loses a row and games are punting duels); this
-    passing offence scored 14.3 points a game to the heuristic's 3.1 (README, Touchdown)."""
+    block, its own line hides every lane: each play loses a row and games are punting duels); the passer
+    beat the heuristic 0.920 over 400 games (README, Touchdown)."""
 
     name = "passer"
     min_gain = 3  # rows ahead of the QB for a throw
