@@ -330,13 +330,20 @@ class RandomPolicy:
     def draw_one(self, legal: np.ndarray, slot: int) -> int:
         """``actions`` for one slot in plain Python (``legal``: its bool mask row [A]): the same action and
         stream position, without the batch's numpy calls (a lone env's opponent turns)."""
-        key, counter = self.keys.item(slot), self.counters.item(slot)
-        self.counters[slot] = (counter + 1) & MASK64
-        unit = float(splitmix64_int(key + counter * GOLDEN) >> 11) * UNIT_53
-        ids = np.flatnonzero(legal)
-        if ids.size == 0:
-            return 0
-        return int(ids[min(int(unit * ids.size), ids.size - 1)])
+        return draw_legal_one(self.keys, self.counters, legal, slot)
+
+
+def draw_legal_one(keys: np.ndarray, counters: np.ndarray, legal: np.ndarray, slot: int) -> int:
+    """The next uniformly random legal id of stream ``slot`` (key ``keys[slot]``, its draw number
+    ``counters[slot]``, advanced in place) for the bool mask row ``legal`` [A], in plain Python: the id
+    :func:`uniform_legal` picks for that draw (0 if none is legal)."""
+    key, counter = keys.item(slot), counters.item(slot)
+    counters[slot] = (counter + 1) & MASK64
+    unit = float(splitmix64_int(key + counter * GOLDEN) >> 11) * UNIT_53
+    ids = np.flatnonzero(legal)
+    if ids.size == 0:
+        return 0
+    return int(ids[min(int(unit * ids.size), ids.size - 1)])
 
 
 class CallablePolicy:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import NUM_ACTIONS, action_name
-from ..core.chance import MASK64, GOLDEN, UNIT_53, splitmix64, splitmix64_int
+from ..core.chance import splitmix64
 from ..core.observe import (
     FEATURES_SIZE, N_PLANES, OBS_HIGH, OBS_LOW, SCALARS_SIZE, observe, observe_planes,
 )
@@ -29,6 +29,7 @@ from ..adapters.common import batch_actions as generic_batch_actions
 from ..adapters.common import check_choice, check_seed, is_action_int  # noqa: F401  (used by the envs)
 from ..adapters.common import SEED_MODULUS  # noqa: F401  (used by the envs)
 from ..adapters.common import one_action as generic_one_action
+from ..adapters.common import draw_legal_one, uniform_legal
 
 AGENTS = ("team_one", "team_two")  # team index 0 and 1
 OBSERVATION_KINDS = ("features", "planes")
@@ -154,29 +155,14 @@ class RandomOpponent:
     def draw_one(self, legal: np.ndarray, game: int = 0) -> int:
         """``draw`` for one game in plain Python (``legal``: its bool mask [NUM_ACTIONS]): the same action
         and the same stream position, without the batch's numpy calls."""
-        key, counter = self.keys.item(game), self.counters.item(game)
-        self.counters[game] = (counter + 1) & MASK64
-        unit = float(splitmix64_int(key + counter * GOLDEN) >> 11) * UNIT_53
-        ids = np.flatnonzero(legal)
-        if ids.size == 0:
-            return 0
-        return int(ids[min(int(unit * ids.size), ids.size - 1)])
+        return draw_legal_one(self.keys, self.counters, legal, game)
 
 
 def kth_legal(legal: np.ndarray, unit: np.ndarray) -> np.ndarray:
     """int64 [k]: in each row of the bool masks ``legal`` [k, width], the legal id number
     ``min(floor(unit * count), count - 1)`` (0-based, in id order) of its ``count`` legal ids; 0 where
-    none is legal. One pass over the legal ids (row-major) and a binary search for each row's first,
-    rather than a running count over every row's full width."""
-    k, width = legal.shape
-    ids = np.flatnonzero(legal)
-    if ids.size == 0:
-        return np.zeros(k, dtype=np.int64)
-    row_start = np.arange(k + 1) * width
-    start = np.searchsorted(ids, row_start)
-    count = np.diff(start)
-    pick = np.minimum((unit * count).astype(np.int64), np.maximum(count - 1, 0))
-    return np.where(count > 0, ids[np.minimum(start[:-1] + pick, ids.size - 1)] - row_start[:-1], 0)
+    none is legal (``gridiron_env.adapters.common.uniform_legal``)."""
+    return uniform_legal(legal, unit)
 
 
 class AgentOpponent:
