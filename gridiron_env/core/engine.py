@@ -29,7 +29,7 @@ from .geometry import (
 )
 from .legal import compute_legal, legal_action_mask, push_walk, recompute_legal  # noqa: F401  (re-exported)
 from .rules import (
-    ALL_KICKOFF, CARRIER_TD, CONTEST_ROUND, CONTEST_ROUNDS, DIRS, FIELD_GOAL_TARGET_BY_ROW, FORWARD, GAME_SLOTS,
+    ALL_KICKOFF, CARRIER_TD, CONTEST_ROUND, CONTEST_ROUNDS, DIRS, FIELD_CLEARED_FOR_A_DOWN, FIELD_GOAL_TARGET_BY_ROW, FORWARD, GAME_SLOTS,
     MAX_DEFENCE_DICE, MAX_OFFENCE_DICE, NEIGHBOUR_FLAT, PASS_DEFENCE_DICE, PASS_OFFENCE_DICE, RAY, STEP, TD_ROW,
     INTERCEPTION_ONE_IN, LATERAL_DROPS, LATERAL_ROLL, IllegalActionError, batch_rows, behind_los, check_chance, check_config, check_state, field_goal_distance_for_row,
     frame_los, gap_cost_per_square, kick_available, move_cost, paper_reach, slot_base, team_of,
@@ -124,21 +124,10 @@ def _start_down(s: State, idx):
     """Clear the field for a new down at (los_row, los_lane); the offence picks its formation."""
     if idx.size == 0:
         return
-    s.board[idx] = -1
-    s.player_square[idx] = -1
+    for field, value in FIELD_CLEARED_FOR_A_DOWN:
+        getattr(s, field)[idx] = value
     s.ball_square[idx] = s.los_row[idx].astype(np.int16) * N_LANES + s.los_lane[idx]
-    s.ball_holder[idx] = -1
-    s.ball_hidden[idx] = False
     s.last_holder_team[idx] = s.offence[idx]
-    s.points[idx] = 0
-    s.rolls[idx] = 0
-    s.formation[idx] = -1
-    s.strong[idx] = False
-    s.forward_pass_used[idx] = False
-    s.lead_blocker_used[idx] = False
-    s.follow_square[idx] = -1
-    s.follow_mover[idx] = -1
-    s.scramble_step[idx] = 0
     s.phase[idx] = OFFENCE_FORMATION
     s.to_act[idx] = s.offence[idx]
 

@@ -41,7 +41,7 @@ from .geometry import (
     SCORING_END_ZONE, SQUARE_LANE, SQUARE_ROW,
 )
 from .rules import (
-    CARRIER_TD, CONTEST_ROUND, CONTEST_ROUNDS, FIELD_GOAL_TARGET_BY_ROW, GAP_BEYOND, INTERCEPTION_ONE_IN,
+    CARRIER_TD, CONTEST_ROUND, CONTEST_ROUNDS, FIELD_CLEARED_FOR_A_DOWN, FIELD_GOAL_TARGET_BY_ROW, GAP_BEYOND, INTERCEPTION_ONE_IN,
     LATERAL_DROPS, LATERAL_ROLL, LINEMAN_RECEIVER, MAX_DEFENCE_DICE, MAX_OFFENCE_DICE, MOVE_COST,
     PASS_DEFENCE_DICE, PASS_OFFENCE_DICE, PUSH_STEP_COST, STEP, TD_ROW, THROW_KIND, THROW_OK,
     field_goal_distance_for_row, field_goal_in_range, paper_reach,
@@ -410,21 +410,10 @@ def _team_of(s: State, g: int, slot: int) -> int:
 def _start_down(s: State, g: int) -> None:
     """engine._start_down: clear the field for a new down; the offence picks its formation."""
     offence = s.offence.item(g)
-    s.board[g] = -1
-    s.player_square[g] = -1
+    for field, value in FIELD_CLEARED_FOR_A_DOWN:
+        getattr(s, field)[g] = value
     s.ball_square[g] = s.los_row.item(g) * N_LANES + s.los_lane.item(g)
-    s.ball_holder[g] = -1
-    s.ball_hidden[g] = False
     s.last_holder_team[g] = offence
-    s.points[g] = 0
-    s.rolls[g] = 0
-    s.formation[g] = -1
-    s.strong[g] = False
-    s.forward_pass_used[g] = False
-    s.lead_blocker_used[g] = False
-    s.follow_square[g] = -1
-    s.follow_mover[g] = -1
-    s.scramble_step[g] = 0
     s.phase[g] = OFFENCE_FORMATION
     s.to_act[g] = offence
 

@@ -203,6 +203,14 @@ def throw_kind(s, idx, team, thrower_square, receiver_square):
     return THROW_KIND.take(row + receiver_square + 1)
 
 
+# A new down clears the field (RULES.md "Downs"): these State fields take these values in the games
+# starting one; the ball is then placed at the line of scrimmage and the offence picks its formation.
+FIELD_CLEARED_FOR_A_DOWN = (
+    ("board", -1), ("player_square", -1), ("ball_holder", -1), ("ball_hidden", False), ("points", 0),
+    ("rolls", 0), ("formation", -1), ("strong", False), ("forward_pass_used", False),
+    ("lead_blocker_used", False), ("follow_square", -1), ("follow_mover", -1), ("scramble_step", 0),
+)
+
 MAX_OFFENCE_DICE = 7
 # offence dice by the nearest defender's distance to the receiver: 1, 3 or 6 within 3 squares, else none
 PASS_OFFENCE_DICE = np.zeros(N_ROWS + 1, dtype=np.int64)
