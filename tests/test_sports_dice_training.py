@@ -102,13 +102,15 @@ def test_the_warm_start_teaches_the_solvers_calls(solver):
     assert after["method"] == "exact" and after["overall"] > before["overall"] + 0.1, (before, after)
 
 
-def test_the_teacher_settings_are_checked_and_on_for_sports_dice_only():
+def test_the_teacher_settings_are_checked_and_on_for_the_solved_games_that_need_it():
     for field, value in (("teacher_decisions", -1), ("teacher_decisions", 2.5), ("teacher_epochs", 0),
                          ("teacher_explore", 1.5), ("teacher_learning_rate", 0.0)):
         with pytest.raises(ValueError, match=f"GameTrainConfig.{field}"):
             GameTrainConfig(**{field: value})
     assert GameTrainConfig.for_game("sports_dice").teacher_decisions > 0
-    assert GameTrainConfig.for_game("table_football").teacher_decisions == 0
+    assert GameTrainConfig.for_game("table_football").teacher_decisions == 0  # self-play alone meets its target
+    assert GameTrainConfig.for_game("table_football", variant="clock").teacher_decisions > 0
+    assert GameTrainConfig.for_game("touchdown").teacher_decisions == 0  # no solver
     assert GameTrainConfig.for_game("sports_dice", teacher_decisions=0).teacher_decisions == 0
 
 
