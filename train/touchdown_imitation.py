@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from gridiron_env.touchdown import actions as A
-from gridiron_env.touchdown.agents import HeuristicAgent, _cheb
+from gridiron_env.touchdown.agents import HeuristicAgent, squares_apart
 from gridiron_env.touchdown.config import TouchdownConfig
 from gridiron_env.touchdown.state import PLAY, QB_SLOT
 from train.settings import check_choice, check_int, check_number
@@ -112,7 +112,7 @@ class Passer(Coach):
         value = np.where((throw[:, None] & eligible[None, :])[..., None], route, value)
         # the QB: to a square that sees an open receiver, away from defenders, not backwards
         q_lane, q_row = b.hl[:, None] + b.dl, b.hr[:, None] + b.dr  # [k, 8]
-        covered = (np.where(b.t_live[:, None, :], _cheb(b.ml[..., None], b.mr[..., None], b.tl[:, None, :],
+        covered = (np.where(b.t_live[:, None, :], squares_apart(b.ml[..., None], b.mr[..., None], b.tl[:, None, :],
                                                          b.tr[:, None, :]), 99) <= 1).any(-1)  # [k, 7]
         sees, reach = _clear_lines(occupied, q_lane[:, :, None], q_row[:, :, None], b.ml[:, None, :],
                                    b.mr[:, None, :], b.hl[:, None, None], b.hr[:, None, None])

@@ -25,7 +25,7 @@ from .engine import DIRS, init, step
 from .formations import DEFENCE_NAMES, OFFENCE_NAMES
 from .state import DEFENCE_CALL, INTERCEPTION, KICK_CHOICE, OFFENCE_CALL, PLAY, QB_SLOT, SLOT_TYPE, State
 
-__all__ = ["RandomAgent", "HeuristicAgent", "MatchResult", "play_games"]
+__all__ = ["RandomAgent", "HeuristicAgent", "MatchResult", "play_games", "squares_apart"]
 
 _SALT = 0x70C4_D0E0_0004_0004
 
@@ -80,7 +80,8 @@ class _Board:
     near: np.ndarray
 
 
-def _cheb(al, ar, bl, br):
+def squares_apart(al, ar, bl, br):
+    """King-move distance in squares between (lane, row) pairs al, ar and bl, br (broadcast arrays)."""
     return np.maximum(np.abs(al - bl), np.abs(ar - br))
 
 
@@ -189,7 +190,7 @@ class HeuristicAgent:
         big = 10_000
 
         # distances of the opponents to the destination squares: [k, 7, 8, 7]
-        d_opp = _cheb(nl[..., None], nr[..., None], tl[:, None, None, :], tr[:, None, None, :])
+        d_opp = squares_apart(nl[..., None], nr[..., None], tl[:, None, None, :], tr[:, None, None, :])
         d_opp = np.where(t_live[:, None, None, :], d_opp, big)
         adjacent = (d_opp <= 1).sum(axis=-1)
         near = (d_opp <= 2).sum(axis=-1)
@@ -201,19 +202,19 @@ class HeuristicAgent:
         # the side with the ball
         run = 10.0 * fwd - 6.0 * adjacent - 2.0 * near + 1000.0 * in_end_zone
         # blockers close on the opponents nearest the carrier
-        d_carrier_opp = np.where(t_live, _cheb(tl, tr, hl[:, None], hr[:, None]), big)  # [k, 7]
+        d_carrier_opp = np.where(t_live, squares_apart(tl, tr, hl[:, None], hr[:, None]), big)  # [k, 7]
         threat = np.argsort(d_carrier_opp, axis=1)[:, :3]  # the three nearest opponents
         thl = np.take_along_axis(tl, threat, 1)
         thr = np.take_along_axis(tr, threat, 1)
         th_ok = np.take_along_axis(d_carrier_opp, threat, 1) < big
-        d_now = np.where(th_ok[:, None, :], _cheb(ml[..., None], mr[..., None], thl[:, None, :], thr[:, None, :]), big)
+        d_now = np.where(th_ok[:, None, :], squares_apart(ml[..., None], mr[..., None], thl[:, None, :], thr[:, None, :]), big)
         d_next = np.where(th_ok[:, None, None, :],
-                          _cheb(nl[..., None], nr[..., None], thl[:, None, None, :], thr[:, None, None, :]), big)
+                          squares_apart(nl[..., None], nr[..., None], thl[:, None, None, :], thr[:, None, None, :]), big)
         block = 2.0 * (d_now.min(axis=-1)[..., None] - d_next.min(axis=-1)) + 3.0 * (d_next.min(axis=-1) == 0) \
             + 0.3 * fwd
         # defence: close on (or step onto) the carrier
-        d_c_now = _cheb(ml, mr, hl[:, None], hr[:, None])
-        d_c_next = _cheb(nl, nr, hl[:, None, None], hr[:, None, None])
+        d_c_now = squares_apart(ml, mr, hl[:, None], hr[:, None])
+        d_c_next = squares_apart(nl, nr, hl[:, None, None], hr[:, None, None])
         carrier_tq = (~loose) & _TQ[np.maximum(holder, 0)]
         single = np.array([True, True, True, False, False, False, False])
         tackle = (d_c_next == 0) | (carrier_tq[:, None, None] & single[None, :, None] & (d_c_next <= 1))
@@ -234,7 +235,7 @@ class HeuristicAgent:
         # passes: from the QB to a clear eligible receiver well ahead of him
         passer_qb = have & (carrier_local == QB_SLOT)
         gain = (mr - hr[:, None]) * sign  # rows ahead of the carrier, [k, 7]
-        d_rec = np.where(t_live[:, None, :], _cheb(ml[..., None], mr[..., None], tl[:, None, :], tr[:, None, :]),
+        d_rec = np.where(t_live[:, None, :], squares_apart(ml[..., None], mr[..., None], tl[:, None, :], tr[:, None, :]),
                          big).min(axis=-1)
         clear = d_rec >= 2
         pass_value = np.where(clear & (gain >= 3), 4.0 * gain, np.where(gain < 0, -50.0, -20.0))
