@@ -87,6 +87,72 @@ def test_training_job_runs_exports_evaluates_and_resumes(tmp_path):
     assert steps_before >= 1 and resumed["rounds"] >= 1
 
 
+def _random_bot(widths, seed=5):
+    from agents.bot import Bot
+    from gridiron_env.core.actions import NUM_ACTIONS
+    from gridiron_env.core.observe import FEATURE_LAYOUT, FEATURES_SIZE
+
+    rng = np.random.default_rng(seed)
+    sizes = [FEATURES_SIZE, *widths, NUM_ACTIONS]
+
+    def net():
+        return [(rng.normal(0, 0.3, (a, b)).astype(np.float32), rng.normal(0, 0.1, b).astype(np.float32))
+                for a, b in zip(sizes, sizes[1:])]
+
+    return Bot(net(), net(), "tanh", FEATURE_LAYOUT["on_offence"][0].start, FEATURES_SIZE, NUM_ACTIONS)
+
+
+def _same_nets(a, b) -> bool:
+    return all(np.array_equal(x, y) for side in ("offence", "defence")
+               for layer_a, layer_b in zip(getattr(a, side), getattr(b, side)) for x, y in zip(layer_a, layer_b))
+
+
+def test_a_run_goes_on_from_a_bot_file_its_first_round_fitting_the_critics_only(tmp_path):
+    """init_bot: the pair starts from the file's nets, round 0 leaves the actors exactly as the file has them
+    (the critics learn), a rerun with init_bot in that folder is refused, and the resumed run moves the actors."""
+    from agents.bot import Bot
+    from train.checkpoint import CheckpointError
+    from train.selfplay import TrainConfig, train
+
+    torch.set_num_threads(1)
+    start = _random_bot((32, 32))
+    start.save(tmp_path / "start.npz")
+    out = tmp_path / "run"
+    cfg = TrainConfig(out=str(out), minutes=0.0, imitation_games=0, num_envs=8, n_steps=16, batch_size=64,
+                      round_steps=128, eval_games=0, league_games=2, opponents="heuristic", env_groups=1,
+                      threads=1, level_games=0, progress_bar=False, net_arch=(32, 32), variants="default",
+                      init_bot=str(tmp_path / "start.npz"))
+    lines = []
+    summary = train(cfg, log=lines.append)
+    assert summary["rounds"] == 1 and "imitation_accuracy_offence" not in summary
+    assert any(f"the offence starts from {cfg.init_bot}" in line for line in lines)
+    assert _same_nets(Bot.load(out / "bot.npz"), start)  # the critic-only round kept the actors
+    with pytest.raises(CheckpointError, match="init_bot starts a fresh run"):
+        train(cfg, log=lines.append)
+    train(dataclasses.replace(cfg, init_bot=None), log=lines.append)  # resumes: now the actors learn
+    assert not _same_nets(Bot.load(out / "bot.npz"), start)
+
+
+def test_the_main_job_refuses_an_unfit_or_corrupt_init_bot_in_one_line(tmp_path, capsys):
+    from train.selfplay import TrainConfig, main
+
+    _random_bot((16,)).save(tmp_path / "narrow.npz")  # one hidden layer of 16; the run's net is 256 x 256
+    (tmp_path / "junk.npz").write_bytes(b"PK\x03\x04 not a bot")
+    small = ["--minutes", "0", "--num-envs", "4", "--imitation-games", "0", "--eval-games", "0", "--threads", "1"]
+    for name, reason in (("narrow.npz", "does not fit the run's (net_arch [256, 256])"), ("junk.npz", "junk.npz"),
+                         ("absent.npz", "absent.npz")):
+        out = tmp_path / f"run-{name}"
+        with pytest.raises(SystemExit) as info:
+            main(["--out", str(out), "--init-bot", str(tmp_path / name), *small])
+        assert info.value.code == 1
+        err = capsys.readouterr().err
+        assert err.startswith("train.selfplay: bot file refused:") and reason in err, err
+        assert err.count("\n") == 1 and "Traceback" not in err
+        assert not out.exists()  # refused before anything is written
+    with pytest.raises(ValueError, match="TrainConfig.init_bot"):
+        TrainConfig(init_bot="")
+
+
 def test_snapshots_in_the_opponent_pool_sample_their_actions():
     """A frozen snapshot samples like the learner (temperature 1): a deterministic one would hand the ball
     back and forth for free forever once it chose a same-row handoff."""

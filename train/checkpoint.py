@@ -166,6 +166,8 @@ def _constant(schedule, name: str) -> float:
 def describe(model, side: str, rounds: int = 0) -> tuple[dict, dict[str, np.ndarray]]:
     """The ``checkpoint.json`` object and the tensors (member name -> little-endian numpy array) of a
     MaskablePPO ``model`` playing ``side``."""
+    import torch
+
     policy = model.policy
     hyper = {
         "learning_rate": _constant(model.lr_schedule, "learning_rate"),
@@ -187,9 +189,15 @@ def describe(model, side: str, rounds: int = 0) -> tuple[dict, dict[str, np.ndar
     for key, t in policy.state_dict().items():
         add(f"policy/{key}", t)
     names = _parameter_names(model)
-    for index, state in policy.optimizer.state_dict()["state"].items():
-        for key, t in state.items():
-            add(f"optimizer/{names[index]}/{key}", t)
+    stepped = policy.optimizer.state_dict()["state"]
+    if stepped:
+        # a parameter the optimizer has not stepped yet (frozen so far: train.selfplay's critic-only first
+        # round) is saved with the state it would start from: step 0 and zero moments (for Adam the same
+        # updates as no state), so a checkpoint holds every parameter's state or none
+        for index, template in _optimizer_template(model).items():
+            state = stepped.get(index) or {key: torch.zeros_like(t) for key, t in template.items()}
+            for key, t in state.items():
+                add(f"optimizer/{names[index]}/{key}", t)
     episodes = [[float(e["r"]), int(e["l"]), float(e["t"])] for e in (model.ep_info_buffer or [])]
     meta = {
         "format": FORMAT, "version": VERSION, "side": side, "algorithm": ALGORITHM,

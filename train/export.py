@@ -43,6 +43,34 @@ def actor_layers(policy) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
     return layers, activation or "tanh"
 
 
+def load_actor(policy, layers: list[tuple[np.ndarray, np.ndarray]], activation: str) -> None:
+    """Copy a bot net's layers (W [in, out], b [out], as ``actor_layers`` gives them) into ``policy``'s
+    actor, which must have the same widths and activation; the critic is left as it is. Raises ValueError
+    naming the first layer that does not fit."""
+    import torch
+
+    own, own_activation = actor_layers(policy)
+    if activation != own_activation:
+        raise ValueError(f"the bot's activation is {activation!r}, the policy's {own_activation!r}")
+    if len(layers) != len(own):
+        raise ValueError(f"the bot's net has {len(layers)} layers, the policy's actor {len(own)}")
+    for i, ((w, b), (own_w, own_b)) in enumerate(zip(layers, own)):
+        if w.shape != own_w.shape or b.shape != own_b.shape:
+            raise ValueError(f"layer {i} of the bot's net is {list(w.shape)}, the policy's {list(own_w.shape)}")
+    modules = [m for m in list(policy.mlp_extractor.policy_net) + [policy.action_net]
+               if isinstance(m, torch.nn.Linear)]
+    with torch.no_grad():
+        for module, (w, b) in zip(modules, layers):
+            module.weight.copy_(torch.from_numpy(np.ascontiguousarray(w.T, dtype=np.float32)))
+            module.bias.copy_(torch.from_numpy(np.asarray(b, dtype=np.float32)))
+
+
+def actor_parameters(policy) -> list:
+    """The actor's parameters (``mlp_extractor.policy_net`` and ``action_net``): what a critic-only round
+    freezes."""
+    return list(policy.mlp_extractor.policy_net.parameters()) + list(policy.action_net.parameters())
+
+
 def to_bot(offence_policy, defence_policy) -> Bot:
     offence, act_o = actor_layers(offence_policy)
     defence, act_d = actor_layers(defence_policy)

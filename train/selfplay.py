@@ -10,6 +10,8 @@ Stages (all in ``TrainConfig``):
    other) is fitted to its moves by cross-entropy over the legal actions. Then ``dagger_rounds`` times the
    student plays those games itself, the teacher labels the positions it reaches, and both policies are
    fitted again to everything recorded (DAgger). This gives PPO a strong start instead of random play.
+   Or ``--init-bot BOT``: the pair starts from a bot file's nets (a shipped bot trained on), the first
+   round fitting only the critics, which the file does not hold.
 2. **League rounds** (``train.league``): each round trains the offence, then the defence, with MaskablePPO
    on the natively batched drive envs (``GridironOffence-v0`` / ``GridironDefence-v0``), split over several
    rule variants at once (specials on and off, both kick modes, target scores 14-35: ``variants``); every
@@ -43,10 +45,10 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.bot import DEFAULT_LEVEL, LEVELS, BotAgent
+from agents.bot import DEFAULT_LEVEL, LEVELS, Bot, BotAgent, BotFileError
 from gridiron_env.config import GameConfig
 from train.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
-from train.export import export_onnx
+from train.export import actor_parameters, export_onnx, load_actor
 from train.settings import check_choice, check_int, check_number
 from train.learners import (
     SIDES, agreement, by_side, learn_round, make_model, pair_agent, pair_bot, record_teacher_games, round_env,
@@ -90,6 +92,10 @@ class TrainConfig:
         difficulty levels are measured and stored in it (``train.levels``); 0 keeps the default levels.
     eval_games: games against each baseline in the final evaluation (both teams balanced).
     threads: torch threads (the machine's 2 cores; the envs step while torch is idle).
+    init_bot: a bot file (``.npz``, as this job exports) whose offence and defence nets start the learner
+        pair instead of the imitation warm start: a fresh run goes on from a shipped bot. Its first round
+        trains the critics only (the actors frozen, as the file holds no critic), then the league runs as
+        usual; None for none.
     """
 
     seed: int = 0
@@ -125,6 +131,7 @@ class TrainConfig:
     out: str = "runs/default"
     progress_bar: bool = True
     game: dict = field(default_factory=dict)  # GameConfig fields for the drives (defaults: the game's)
+    init_bot: str | None = None
 
     def __post_init__(self):
         owner = "TrainConfig"
@@ -143,6 +150,8 @@ class TrainConfig:
         check_choice(owner, "variants", self.variants, VARIANT_SETS)
         check_choice(owner, "start", self.start, ("kickoff", "random"))
         GameConfig.from_dict(self.game)  # validates the game fields
+        if self.init_bot is not None and (not isinstance(self.init_bot, str) or not self.init_bot):
+            raise ValueError(f"TrainConfig.init_bot must be a bot file's path or None, got {self.init_bot!r}")
         make_teacher(self.teacher)  # ValueError naming the field for an unknown style
 
 
@@ -226,6 +235,10 @@ def train(cfg: TrainConfig, log=print) -> dict:
                               f"from both checkpoints; restore it, or move {checkpoints[other].name} away to start "
                               "fresh")
     resumed = all(present.values())
+    if resumed and cfg.init_bot is not None:
+        raise CheckpointError(checkpoints["offence"], "is there, and init_bot starts a fresh run from a bot file: "
+                              "resume without init_bot, or give another out folder")
+    init_bot = None if cfg.init_bot is None else Bot.load(cfg.init_bot)  # BotFileError names the file
     game_config = GameConfig.from_dict(cfg.game)
     started = time.perf_counter()
     summary: dict = {"out": str(out)}
@@ -252,6 +265,13 @@ def train(cfg: TrainConfig, log=print) -> dict:
                     f"{models[side].num_timesteps:,} steps)")
             else:
                 models[side] = make_model(env, cfg, tensorboard)
+                if init_bot is not None:
+                    try:
+                        load_actor(models[side].policy, getattr(init_bot, side), init_bot.activation)
+                    except ValueError as err:  # another net shape: say which file and how
+                        raise BotFileError(f"{cfg.init_bot}: its {side} net does not fit the run's "
+                                           f"(net_arch {list(cfg.net_arch)}): {err}") from None
+                    log(f"the {side} starts from {cfg.init_bot}")
         finally:
             env.close()  # each round sets envs of its own
     if resumed:  # the league of the earlier run is not kept: the resumed pair is its first snapshot
@@ -273,7 +293,7 @@ def train(cfg: TrainConfig, log=print) -> dict:
             teacher, opponents = make_teacher(cfg.teacher), list(fixed_members(cfg.opponents).values())
             held_out = by_side(record_teacher_games(teacher, opponents, max(2, cfg.imitation_games // 16),
                                                     cfg.seed + 78_787, game_config))
-            if not resumed:
+            if not resumed and init_bot is None:
                 summary.update(warm_start(models, teacher, opponents, cfg.imitation_games, cfg.dagger_rounds,
                                           cfg.imitation_epochs, cfg.imitation_lr, cfg.seed + 77, game_config, log))
                 log(f"imitation took {time.perf_counter() - t0:.0f} s")
@@ -285,7 +305,16 @@ def train(cfg: TrainConfig, log=print) -> dict:
         while _another_round(rounds, time.perf_counter(), deadline, round_seconds):
             index = rounds_before["offence"] + rounds
             t0 = time.perf_counter()
-            learn_round(models, seats, cfg, round_variants(variants, index, groups), index)
+            # a bot file holds actors only: the first round fits the critics to them, the actors frozen
+            frozen = ([p for side in SIDES for p in actor_parameters(models[side].policy)]
+                      if init_bot is not None and rounds == 0 else [])
+            for parameter in frozen:
+                parameter.requires_grad_(False)
+            try:
+                learn_round(models, seats, cfg, round_variants(variants, index, groups), index)
+            finally:
+                for parameter in frozen:
+                    parameter.requires_grad_(True)
             for side in SIDES:
                 save_checkpoint(checkpoints[side], models[side], side, rounds=rounds_before[side] + rounds + 1)
             t1 = time.perf_counter()
@@ -563,6 +592,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--level-games", type=int, default=d.level_games,
                         help="games (even) per opponent and probed temperature when the bot's levels are measured, "
                              "0 to keep the default levels (default %(default)s)")
+    parser.add_argument("--init-bot", default=d.init_bot, metavar="BOT",
+                        help="start the learner pair from this bot file (.npz) instead of the imitation warm start, "
+                             "its first round training the critics only: go on from a shipped bot (default: none)")
     return parser
 
 
@@ -584,13 +616,17 @@ def main(argv=None):
                           round_steps=args.round_steps, n_steps=args.n_steps, threads=args.threads,
                           pool_size=args.pool_size, snapshot_share=args.snapshot_share,
                           league_games=args.league_games, opponents=args.opponents, variants=args.variants,
-                          level_games=args.level_games, teacher=args.teacher, dagger_rounds=args.dagger_rounds)
+                          level_games=args.level_games, teacher=args.teacher, dagger_rounds=args.dagger_rounds,
+                          init_bot=args.init_bot)
     except ValueError as err:
         parser.error(str(err))
     try:
         return train(cfg)
     except CheckpointError as err:  # one line, no traceback: the file and why it is refused
         print(f"train.selfplay: checkpoint refused: {err}", file=sys.stderr)
+        raise SystemExit(1) from None
+    except BotFileError as err:  # the init_bot file: one line likewise
+        print(f"train.selfplay: bot file refused: {err}", file=sys.stderr)
         raise SystemExit(1) from None
 
 
