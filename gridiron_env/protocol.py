@@ -169,6 +169,10 @@ class GameSpec:
       ``agent_view(state, config) -> (state, config)``: what an agent opponent (``act(state, config)``,
       or a callable with ``needs_state``) is given of the games it acts in, for a game whose state wraps
       another game's (Gridiron's drive: the engine's State and GameConfig). None: as they are.
+      ``outer_state(state) -> object``: what a learner env's ``state`` shows of its state, for a game whose
+      state wraps another game's (Gridiron's drive: the engine's State inside). None: the state itself.
+      ``lift_state(given) -> state``: a position passed to a learner env's ``reset(options={"state": ...})``
+      as the game's state (Gridiron's drive: an engine State, the drive starting there). None: as given.
 
     Speed (optional)
       ``step_reusing(state, actions, config) -> state`` or None: ``step`` that may update ``state`` in place
@@ -231,6 +235,8 @@ class GameSpec:
     learner_seat: Callable[..., np.ndarray] | None = None
     learner_reward: Callable[..., np.ndarray] | None = None
     agent_view: Callable[..., tuple] | None = None
+    outer_state: Callable[..., Any] | None = None
+    lift_state: Callable[..., Any] | None = None
 
     def __post_init__(self):
         if "features" in self.observation_kinds or not all(

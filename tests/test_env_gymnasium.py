@@ -21,6 +21,7 @@ from gridiron_env import GameConfig, IllegalActionError, action_id, from_diagram
 
 from gridiron_env.core.observe import FEATURE_LAYOUT, FEATURES_SIZE, N_PLANES, SCALARS_SIZE, observe
 from gridiron_env.envs.common import RandomOpponent
+from gridiron_env.adapters.common import RandomPolicy
 from gridiron_env.envs.single import GridironDefenceEnv, GridironEnv, GridironOffenceEnv
 from gridiron_env.core.scenario import diagram, with_everyone
 
@@ -304,7 +305,7 @@ def test_the_default_opponent_is_random_and_seeded():
         env.reset(seed=seed)
         formations.add(int(env.state.formation[0, 0]))
     assert len(formations) >= 3
-    assert isinstance(env._core.opponent, RandomOpponent)
+    assert isinstance(env._core.opponent, RandomPolicy)  # the generic adapters' uniformly random legal actions
 
 
 # ------------------------------------------------------------------------------ drive rewards, scripted

@@ -24,8 +24,27 @@ from gridiron_env.gridiron.drive import DRIVE, DriveConfig, DriveState, drive_ov
 from gridiron_env.protocol import check_game, get_game
 from gridiron_env.scenarios import FAMILIES, SCENARIOS
 
-OLD_VECTOR = {"offence": GridironOffenceVectorEnv, "defence": GridironDefenceVectorEnv}
-OLD_SINGLE = {"offence": GridironOffenceEnv, "defence": GridironDefenceEnv}
+PRESET_VECTOR = {"offence": GridironOffenceVectorEnv, "defence": GridironDefenceVectorEnv}
+PRESET_SINGLE = {"offence": GridironOffenceEnv, "defence": GridironDefenceEnv}
+
+
+def _old_vector(side, *args, **options):
+    from gridiron_env.envs.vector import _DriveVectorEnv
+
+    return type(f"Old{side}VectorEnv", (_DriveVectorEnv,), {"_SIDE": side})(*args, **options)
+
+
+def _old_single(side, **options):
+    from gridiron_env.envs.single import _DriveEnv
+
+    return type(f"Old{side}Env", (_DriveEnv,), {"_SIDE": side})(**options)
+
+
+def _old_scenario_vector(num_envs, *, scenario=None, family=None, side=None, **options):
+    from gridiron_env.envs.vector import scenario_drive
+
+    sc, side = scenario_drive(scenario, family, side)
+    return _old_vector(side, num_envs, scenario=sc.name, **options)
 _DRIVE_FIELDS = ("start", "field_position_weight")
 
 
@@ -39,8 +58,11 @@ def _split(options):
     return {**options, "config": config}
 
 
-def _pair_vectors(side, n, **options):
-    return OLD_VECTOR[side](n, **options), GameVectorEnv(n, game="gridiron_drive", variant=side, **_split(options))
+def _pair_vectors(side, n, generic=False, **options):
+    """Gridiron's old drive env and its preset (or with ``generic``, the generic env given the drive's config)."""
+    ours = (GameVectorEnv(n, game="gridiron_drive", variant=side, **_split(options)) if generic
+            else PRESET_VECTOR[side](n, **options))
+    return _old_vector(side, n, **options), ours
 
 
 def _highest_legal(obs, mask):
@@ -96,7 +118,7 @@ def _play_vectors(theirs, ours, seed, steps, rng_seed=0, options=None):
     rng = np.random.default_rng(rng_seed)
     ended = rewarded = illegal = 0
     for step in range(steps):
-        assert ours.state.game.equals(theirs.state)
+        assert ours.state.equals(theirs.state)
         actions = _learner_actions(info_t["action_mask"], rng, step)
         _, rew_t, term_t, trunc_t, info_t = _step_both(theirs, ours, actions)
         ended += int((term_t | trunc_t).sum())
@@ -107,6 +129,7 @@ def _play_vectors(theirs, ours, seed, steps, rng_seed=0, options=None):
 
 @pytest.mark.parametrize("side, n, seed, options", [
     ("offence", 6, 0, {}),
+    ("defence", 5, 3, {"generic": True, "start": "random", "field_position_weight": 0.5}),
     ("defence", 5, 7, {}),
     ("offence", 4, 2**64 - 2, {"start": "random", "field_position_weight": 0.5, "learner_team": "two"}),
     ("defence", 6, 123, {"start": 9, "field_position_weight": 0.3, "config": {"specials": True}}),
@@ -134,7 +157,7 @@ def test_an_agent_opponent_reads_the_engine_state_and_plays_alike(wrap):
     from agents.heuristic import HeuristicAgent
     from gridiron_env.envs.common import AgentOpponent
 
-    theirs = GridironDefenceVectorEnv(3, opponent=AgentOpponent(HeuristicAgent()), start="random")
+    theirs = _old_vector("defence", 3, opponent=AgentOpponent(HeuristicAgent()), start="random")
     agent = HeuristicAgent()
     ours = GameVectorEnv(3, game="gridiron_drive", variant="defence", config={"start": "random"},
                          opponent=AgentOpponent(agent) if wrap else agent)
@@ -157,7 +180,7 @@ def test_the_scenario_envs_play_alike(name):
     """``GridironScenarioVectorEnv(scenario=name)``: every episode from the scenario, the learner on the
     scenario's own side; the generic env with ``scenario=name`` and that side in its config."""
     sc = SCENARIOS[name]
-    theirs = GridironScenarioVectorEnv(3, scenario=name, field_position_weight=0.5)
+    theirs = _old_scenario_vector(3, scenario=name, field_position_weight=0.5)
     ours = GameVectorEnv(3, game="gridiron_drive", config={"side": sc.side, "field_position_weight": 0.5},
                          scenario=name)
     ended, _, _ = _play_vectors(theirs, ours, 17, 45)
@@ -168,8 +191,11 @@ def test_a_family_env_with_the_other_side_plays_alike():
     family = next(iter(FAMILIES))
     sc = SCENARIOS[FAMILIES[family][0]]
     other = "offence" if sc.side == "defence" else "defence"
-    theirs = GridironScenarioVectorEnv(3, family=family, side=other)
-    ours = GameVectorEnv(3, game="gridiron_drive", variant=other, scenario=sc.name)
+    theirs = _old_scenario_vector(3, family=family, side=other)
+    ours = GridironScenarioVectorEnv(3, family=family, side=other)
+    assert ours.family == family
+    generic = GameVectorEnv(3, game="gridiron_drive", variant=other, scenario=sc.name)
+    _play_vectors(theirs, generic, 8, 40)
     _play_vectors(theirs, ours, 8, 40)
 
 
@@ -206,8 +232,8 @@ def _lone_episodes(theirs, ours, seed, episodes, rng, options=None):
     ("offence", {"start": 5, "config": {"specials": True}, "learner_team": "two", "observation": "planes"}),
 ])
 def test_the_lone_drive_envs_play_alike(side, options):
-    theirs = OLD_SINGLE[side](render_mode="ansi", **options)
-    ours = GameEnv(game="gridiron_drive", variant=side, render_mode="ansi", **_split(options))
+    theirs = _old_single(side, render_mode="ansi", **options)
+    ours = PRESET_SINGLE[side](render_mode="ansi", **options)
     rewards = _lone_episodes(theirs, ours, 2024, 6, np.random.default_rng(1))
     assert any(rewards)
     rewards = _lone_episodes(theirs, ours, 5, 3, np.random.default_rng(2),
@@ -215,28 +241,58 @@ def test_the_lone_drive_envs_play_alike(side, options):
     assert len(rewards) >= 3
 
 
-def test_the_lone_scenario_env_plays_alike():
-    theirs = GridironScenarioEnv(scenario="last_drive", field_position_weight=0.2, render_mode="ansi")
-    ours = GameEnv(game="gridiron_drive", config={"side": "offence", "field_position_weight": 0.2},
-                   scenario="last_drive", render_mode="ansi")
+@pytest.mark.parametrize("generic", [False, True])
+def test_the_lone_scenario_env_plays_alike(generic):
+    theirs = _old_single("offence", scenario="last_drive", field_position_weight=0.2, render_mode="ansi")
+    if generic:
+        ours = GameEnv(game="gridiron_drive", config={"side": "offence", "field_position_weight": 0.2},
+                       scenario="last_drive", render_mode="ansi")
+    else:
+        ours = GridironScenarioEnv(scenario="last_drive", field_position_weight=0.2, render_mode="ansi")
     _lone_episodes(theirs, ours, 77, 4, np.random.default_rng(3))
 
 
-@pytest.mark.parametrize("side", ["offence", "defence"])
-def test_a_given_position_seats_the_learner_by_its_side(side):
+@pytest.mark.parametrize("side, generic", [("offence", False), ("defence", False), ("offence", True)])
+def test_a_given_position_seats_the_learner_by_its_side(side, generic):
     """``reset(options={"state": ...})``: the learner takes the position's offence (or defence), whatever
     ``learner_team`` says, in both envs; the generic one takes the position as a DriveState."""
     position = SCENARIOS["third_and_short"].build(np.array([4, 9], dtype=np.uint64), GameConfig(specials=False),
                                                   offence=np.array([1, 0]))
-    theirs, ours = _pair_vectors(side, 2, learner_team="one")
+    theirs, ours = _pair_vectors(side, 2, generic=generic, learner_team="one")
     theirs.reset(seed=1, options={"state": position})
-    ours.reset(seed=1, options={"state": DriveState(position)})
+    ours.reset(seed=1, options={"state": DriveState(position) if generic else position})
     seats = position.offence.astype(np.int64) if side == "offence" else 1 - position.offence
     np.testing.assert_array_equal(ours._core.learner, seats)
     np.testing.assert_array_equal(theirs._core.learner, seats)
     rng = np.random.default_rng(0)
     for step in range(25):  # the episodes from the position, then the env's own drives
         _step_both(theirs, ours, _learner_actions(ours.action_masks().astype(np.int8), rng, step))
+
+
+def test_a_given_position_with_a_list_of_seeds_plays_alike():
+    """``reset(seed=[s, None], options={"state": ...})``: the position's games go to the slots in order,
+    the seeded slot restarting its stream, the other going on with its own."""
+    position = SCENARIOS["red_zone"].build(np.array([2, 3], dtype=np.uint64), GameConfig(specials=False),
+                                           offence=np.array([0, 1]))
+    theirs, ours = _pair_vectors("offence", 2)
+    _play_vectors(theirs, ours, 5, 10)
+    theirs.reset(seed=[11, None], options={"state": position})
+    ours.reset(seed=[11, None], options={"state": position})
+    assert ours.state.equals(theirs.state)
+    rng = np.random.default_rng(4)
+    for step in range(20):
+        _step_both(theirs, ours, _learner_actions(ours.action_masks().astype(np.int8), rng, step))
+
+
+def test_a_position_that_ends_before_the_learner_acts_is_refused_alike():
+    from gridiron_env.core.engine import forfeit
+
+    position = SCENARIOS["red_zone"].build(np.array([2], dtype=np.uint64), GameConfig(specials=False),
+                                           offence=np.array([0]))
+    forfeit(position, np.array([0]), np.array([1]))  # the game is over: no turn is left for anyone
+    for env in (*_pair_vectors("defence", 1), _old_single("offence"), GridironOffenceEnv()):
+        with pytest.raises(ValueError, match="ends the episode before the learner acts"):
+            env.reset(seed=0, options={"state": position})
 
 
 def test_an_illegal_action_raises_alike_with_illegal_action_raise():
@@ -252,7 +308,7 @@ def test_an_illegal_action_raises_alike_with_illegal_action_raise():
     with pytest.raises(IllegalActionError) as err_o:
         ours.step(actions)
     assert str(err_o.value) == str(err_t.value) and err_o.value.game == 1
-    assert ours.state.game.equals(before.game)
+    assert ours.state.equals(before)
 
 
 # --- the spec itself --------------------------------------------------------------------------------------
@@ -314,7 +370,7 @@ def test_bad_states_and_scenario_names_are_value_errors():
     with pytest.raises(ValueError, match="DriveState"):
         DRIVE.step(DRIVE.init(1, 0).game, np.array([0]))
     with pytest.raises(ValueError, match="must be a DriveState"):
-        GameEnv(game="gridiron_drive").reset(seed=0, options={"state": DRIVE.init(1, 0).game})
+        GameEnv(game="gridiron_drive").reset(seed=0, options={"state": "the red zone"})
     sc = DRIVE.scenarios["red_zone"]
     assert (sc.name, sc.family, sc.side) == ("red_zone", SCENARIOS["red_zone"].family, SCENARIOS["red_zone"].side)
     assert copy.deepcopy(sc).build(np.array([5], dtype=np.uint64)).game.equals(sc.build(np.array([5], np.uint64)).game)

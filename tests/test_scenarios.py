@@ -326,7 +326,7 @@ def test_the_scenario_ids_pass_check_env_and_play(env_id):
         if fresh.size:  # the next episodes start from the scenario too, drawn from their own seeds
             e = episode_seeds(core.base_seed[fresh], core.episode[fresh])
             offence = core.learner[fresh] if sc.side == "offence" else 1 - core.learner[fresh]
-            want, got = sc.build(e, core.config, offence=offence), core.state.take(fresh)
+            want, got = sc.build(e, core.config, offence=offence), vec.state.take(fresh)
             for f in ("los_row", "los_lane", "score", "down", "offence", "drives"):
                 assert np.array_equal(getattr(got, f), getattr(want, f)), f
             checked += fresh.size

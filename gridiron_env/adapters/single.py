@@ -55,7 +55,7 @@ class GameEnv(gymnasium.Env):
     @property
     def state(self):
         """The engine state (a batch of one game); read it, do not edit it."""
-        return self._core.state
+        return self._core.outer_state()
 
     @property
     def learner_team(self) -> int:

@@ -132,7 +132,8 @@ class LearnerCore:
         e = episode_seeds(self.base_seed[games], self.episode[games], self.salts.episode)
         learner = learner_teams(self.learner_team, e, self.salts.learner)
         if state is not None:
-            if not isinstance(state, game.state_class) or game.batch_size(state) != games.size:
+            state = self.lift_state(state)
+            if game.batch_size(state) != games.size:
                 raise ValueError(f"options['state'] must be a {game.state_class.__name__} of {games.size} "
                                  f"game(s), got {state!r}")
             try:
@@ -163,6 +164,25 @@ class LearnerCore:
         self.illegal[games] = None
         self.forfeit_winner[games] = -1
         self._play_opponent(games)
+        if state is not None and (game.terminated(self.state)[games] & ~game.truncated(self.state)[games]).any():
+            raise ValueError("options['state']: the position ends the episode before the learner acts "
+                             "(give a position where the learner gets a turn)")
+
+    def lift_state(self, state):
+        """A position given to ``reset(options={"state": ...})`` as the game's state (``GameSpec.lift_state``:
+        a game whose state wraps another's takes the inner one too); ValueError if it is neither."""
+        game = self.game
+        if game.lift_state is not None:
+            state = game.lift_state(state)
+        if not isinstance(state, game.state_class):
+            raise ValueError(f"options['state'] must be a {game.state_class.__name__}, got {state!r}")
+        return state
+
+    def outer_state(self):
+        """The state as the envs' ``state`` shows it (``GameSpec.outer_state``; None before the first reset)."""
+        if self.state is None or self.game.outer_state is None:
+            return self.state
+        return self.game.outer_state(self.state)
 
     # --- step --------------------------------------------------------------------------------------------
 
@@ -268,13 +288,77 @@ class LearnerCore:
             game.forfeit(s, games, self.learner[games], self.config)
 
     def _play_opponent(self, games) -> None:
-        """The opponent acts, in batch, in ``games`` until the learner is to act or the game is over."""
+        """The opponent acts, in batch, in ``games`` until the learner is to act or the game is over.
+
+        One engine step per round over every game where the opponent is to act (the same games each
+        policy call sees, however the rounds run). With ``game.step_active`` the rounds step the whole
+        batch with an active mask until fewer than half of its games are left to act, then a sub-batch of
+        only those, compacted again as games leave it (each compaction drops at least
+        ``_MIN_COMPACTION``), so that the tail of rounds neither copies the whole batch nor takes and puts
+        back a sub-batch every round; the finished games are written back as they leave.
+        """
         game = self.game
         games = np.asarray(games, dtype=np.int64)
         random = isinstance(self.opponent, RandomPolicy)
         if self.n == 1 and random:
             self._play_opponent_one()
             return
+        if game.step_active is None:
+            self._play_opponent_taking(games)
+            return
+        playing = np.zeros(self.n, dtype=bool)
+        playing[games] = True
+        rows = None  # the slots of ``sub``'s games; None while ``sub`` is the whole batch
+        sub, learner, forfeited = self.state, self.learner, self.forfeit_winner >= 0
+        try:
+            while True:
+                to_act = game.to_act(sub)
+                turn = (to_act >= 0) & (to_act != learner) & playing & ~forfeited
+                count = np.count_nonzero(turn)
+                if count == 0:
+                    return
+                size = turn.size
+                if count * 2 < size and size - count >= _MIN_COMPACTION:  # compact: keep the games to act
+                    keep = np.flatnonzero(turn)
+                    if rows is None:
+                        self.state, rows = sub, keep  # every slot is current (the others were not stepped)
+                    else:
+                        done = np.flatnonzero(~turn)
+                        game.put(self.state, rows[done], game.take(sub, done))
+                        rows = rows[keep]
+                    sub, learner, forfeited = game.take(sub, keep), learner[keep], forfeited[keep]
+                    turn = playing = np.ones(keep.size, dtype=bool)
+                    size = count
+                acting = np.flatnonzero(turn)
+                slots = acting if rows is None else rows[acting]
+                if random:  # the random opponent reads only the masks: no sub-batch to take
+                    legal = game.legal_mask(sub)
+                    chosen = self.opponent.draw(legal if count == size else legal[acting], slots)
+                else:
+                    view = sub if count == size else game.take(sub, acting)
+                    chosen = self._checked(self.opponent.actions(game, view, self.config, slots,
+                                                                 self._opponent_observation), slots)
+                full = np.full(size, game.ignored_action, dtype=np.int64)
+                full[acting] = chosen
+                try:
+                    sub = game.step_active(sub, full, turn, self.config)
+                except game.illegal_error as err:
+                    g = getattr(err, "game", None)
+                    g = None if g is None else int(g) if rows is None else int(rows[int(g)])
+                    raise game.illegal_error(f"the opponent played an illegal action in game {g}: {err}",
+                                             game=g, action=getattr(err, "action", None),
+                                             legal_actions=getattr(err, "legal_actions", ())) from err
+        finally:
+            if rows is None:
+                self.state = sub
+            else:
+                game.put(self.state, rows, sub)
+
+    def _play_opponent_taking(self, games) -> None:
+        """``_play_opponent`` for a game without ``step_active``: each round steps the games to act (a
+        sub-batch taken and put back, unless it is the whole batch)."""
+        game = self.game
+        random = isinstance(self.opponent, RandomPolicy)
         while games.size:
             s = self.state
             to_act = game.to_act(s)[games]
@@ -287,14 +371,20 @@ class LearnerCore:
                 chosen = self.opponent.draw(legal if games.size == self.n else legal[games], games)
             else:
                 sub = s if games.size == self.n else game.take(s, games)
-                chosen = self.opponent.actions(game, sub, self.config, games, self._opponent_observation)
-            chosen = np.asarray(chosen)
-            if chosen.ndim == 0:
-                chosen = chosen.reshape(1)
-            if chosen.shape != games.shape or chosen.dtype.kind not in "iu":
-                raise ValueError(f"the opponent must return one int action per game ({games.size}), got "
-                                 f"{chosen.dtype} {chosen.shape}")
-            self._engine_step(games, chosen.astype(np.int64), "the opponent")
+                chosen = self._checked(self.opponent.actions(game, sub, self.config, games,
+                                                             self._opponent_observation), games)
+            self._engine_step(games, chosen, "the opponent")
+
+    @staticmethod
+    def _checked(chosen, games) -> np.ndarray:
+        """A policy's actions as int64 [k], one per game of ``games``; ValueError otherwise."""
+        chosen = np.asarray(chosen)
+        if chosen.ndim == 0:
+            chosen = chosen.reshape(1)
+        if chosen.shape != games.shape or chosen.dtype.kind not in "iu":
+            raise ValueError(f"the opponent must return one int action per game ({games.size}), got "
+                             f"{chosen.dtype} {chosen.shape}")
+        return chosen.astype(np.int64)
 
     def _play_opponent_one(self) -> None:
         """``_play_opponent`` for a lone env with the random opponent: the same turns and draws, the
@@ -431,7 +521,7 @@ class GameVectorEnv(VectorEnv):
     @property
     def state(self):
         """The engine state of all games (updated as the env steps: copy it to keep it; do not edit it)."""
-        return self._core.state
+        return self._core.outer_state()
 
     def reset(self, *, seed=None, options=None):
         options = check_options(options, ("reset_mask", "state", "scenario"))
@@ -455,12 +545,12 @@ class GameVectorEnv(VectorEnv):
             given = np.array([x is not None for x in seeds])
             if not core.started and not given.all():
                 raise ValueError("the first reset needs a seed for every game (or seed=None / an int)")
-            if state is not None:
-                raise ValueError("options['state'] takes an int seed or None, not a list of seeds")
             values = np.array([0 if x is None else x for x in seeds], dtype=np.uint64)
-            core.reset(games[~given[games]], scenario=scenario_of(scenario, games[~given[games]]))
-            core.reset(games[given[games]], values[games[given[games]]],
-                       scenario=scenario_of(scenario, games[given[games]]))
+            if state is not None:  # its games in the order of the reset slots: split as the slots are
+                state = core.lift_state(state)
+            unseeded, seeded = games[~given[games]], games[given[games]]
+            core.reset(unseeded, None, _rows(self.game, state, ~given[games]), scenario_of(scenario, unseeded))
+            core.reset(seeded, values[seeded], _rows(self.game, state, given[games]), scenario_of(scenario, seeded))
         elif seed is not None:
             seed = check_seed(seed)
             super().reset(seed=seed)
@@ -537,6 +627,11 @@ class GameVectorEnv(VectorEnv):
     def __repr__(self):
         return (f"{type(self).__name__}(game={self.game.name!r}, num_envs={self.num_envs}, "
                 f"autoreset_mode={self.autoreset_mode.value})")
+
+
+def _rows(game: GameSpec, state, keep):
+    """The games of a given ``state`` where ``keep`` (bool [k]) is True (None for no state)."""
+    return None if state is None else game.take(state, np.flatnonzero(keep))
 
 
 def expand_infos(info: dict, games, n: int) -> dict:

@@ -6,25 +6,23 @@ Importing this package registers the Gymnasium ids (each with a natively batched
 one id per scenario family (``gridiron_env.scenarios.FAMILY_IDS``: ``gridiron_env/GridironGoalLineStand-v0``
 ...: a drive from the family's first scenario, the learner on its side).
 
-``gridiron_env/Gridiron-v0`` is served by the generic adapters (``gridiron_env.adapters``) over Gridiron's
-GameSpec (``gridiron_env.gridiron.game.GAME``): ``GridironEnv`` and ``GridironVectorEnv`` are presets of
-``GameEnv`` and ``GameVectorEnv`` that only fix ``game="gridiron"`` (the SB3 adapter takes them as it
-takes any generic vector env), and the AEC env (``pettingzoo_env.raw_env``, ``gridiron_env.env()``) is
-the generic ``GameAECEnv`` with ``preset_game = "gridiron"``. The spec's optional fields give them what Gridiron's whole game has: the
-``"planes"`` observation kind, score shaping in target scores, the ``offence_up`` orientation, Gridiron's
-illegal-action wording and its engine's forfeit; the games, observations, masks, rewards, infos and
-frames are those of Gridiron's own learner core (``tests/test_generic_gridiron.py``,
-``tests/test_generic_gridiron_options.py``). The drive and scenario ids keep Gridiron's own classes (the
-learner core below): their episode ends with the drive, rewards are points and field position, an
-illegal action costs -(7 + w), and a given position seats the learner by its side.
+Every id is served by the generic adapters (``gridiron_env.adapters``). ``gridiron_env/Gridiron-v0``:
+over Gridiron's GameSpec (``gridiron_env.gridiron.game.GAME``), ``GridironEnv`` and ``GridironVectorEnv``
+presets of ``GameEnv`` and ``GameVectorEnv`` that only fix ``game="gridiron"``; the AEC env
+(``pettingzoo_env.raw_env``, ``gridiron_env.env()``) is the generic ``GameAECEnv`` with ``preset_game =
+"gridiron"``. The spec's optional fields give them what Gridiron's whole game has: the ``"planes"``
+observation kind, score shaping in target scores, the ``offence_up`` orientation, Gridiron's
+illegal-action wording and its engine's forfeit.
 
-The drive spec (``gridiron_env.gridiron.drive.DRIVE``, game ``"gridiron_drive"``, variants ``"offence"``
-and ``"defence"``) gives the generic envs those drives: they play the drive and scenario envs' episodes
-(``tests/test_generic_gridiron_drive.py``). The drive ids still keep these classes: there the drive's
-settings (``side``, ``start``, ``field_position_weight``) are fields of its config (``DriveConfig``, a
-GameConfig), a given position and ``env.state`` are a ``DriveState`` (the engine's State inside), the
-``start`` / ``scenario`` clash is not refused at construction, and the generic vector env runs these
-drives about a third slower at batch 2048 (it steps each opponent round on a taken sub-batch).
+The drive and scenario ids: over the drive spec (``gridiron_env.gridiron.drive.DRIVE``, game
+``"gridiron_drive"``), ``GridironOffence(Vector)Env``, ``GridironDefence(Vector)Env`` and
+``GridironScenario(Vector)Env`` presets of the same generic classes that map their options onto the
+drive's config (``side``, ``start``, ``field_position_weight`` are fields of ``DriveConfig``; ``config``
+is a GameConfig or a dict of its fields, specials off by default; ``start`` and ``scenario`` are refused
+together). Their episode ends with the drive, rewards are points and field position, an illegal action
+costs -(7 + w), a given position (an engine State) seats the learner by its side, and ``env.state`` is
+the engine's State (the spec's ``lift_state`` and ``outer_state``). They play the episodes of the
+drive envs' own learner core they replaced (``tests/test_generic_gridiron_drive.py``).
 """
 
 import gymnasium

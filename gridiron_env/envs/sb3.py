@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from ..adapters.sb3 import SB3VecEnv as _GameSB3VecEnv
 from ..adapters.vector import GameVectorEnv
-from .vector import VectorBase
 
 __all__ = ["SB3VecEnv"]
 
@@ -40,5 +39,5 @@ class SB3VecEnv(_GameSB3VecEnv):
     registered id, built with ``gymnasium.make_vec(env, num_envs=num_envs, **kwargs)``.
     """
 
-    vector_envs = (GameVectorEnv, VectorBase)  # Gridiron-v0's (a preset of the generic), the drive envs
+    vector_envs = (GameVectorEnv,)  # every Gridiron vector env is a preset of the generic one
     env_description = "a Gridiron vector env or a registered id"

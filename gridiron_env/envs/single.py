@@ -46,7 +46,9 @@ from ..core.state import State
 from .common import check_seed, one_action, render_game
 from ..scenarios import get_scenario
 from ..adapters.single import GameEnv
-from .vector import RENDER_MODES, LearnerBatch, check_options, check_render_mode, index_obs, scenario_drive
+from .vector import (
+    RENDER_MODES, LearnerBatch, check_options, check_render_mode, drive_options, index_obs, scenario_drive,
+)
 
 _GAME = np.array([0])  # the one game's index in the core
 
@@ -196,18 +198,33 @@ _DRIVE_DOC = """
     """
 
 
-class GridironOffenceEnv(_DriveEnv):
+class _DrivePreset(GameEnv):
+    """A Gridiron drive env as a preset of the generic env over the drive spec (``gridiron_env.gridiron.
+    drive.DRIVE``): the learner on ``_SIDE``; the drive's settings are its config's."""
+
+    _SIDE = "offence"
+
+    def __init__(self, *, learner_team="random", opponent=None, observation="features", illegal_action="lose",
+                 start="kickoff", field_position_weight=0.0, config=None, max_episode_steps=None,
+                 render_mode=None, offence_up=False, scenario=None):
+        super().__init__(game="gridiron_drive", variant=self._SIDE, learner_team=learner_team, opponent=opponent,
+                         observation=observation, illegal_action=illegal_action,
+                         max_episode_steps=max_episode_steps, render_mode=render_mode, offence_up=offence_up,
+                         **drive_options(self._SIDE, start, field_position_weight, config, scenario))
+
+
+class GridironOffenceEnv(_DrivePreset):
     __doc__ = "``gridiron_env/GridironOffence-v0``: the learner plays the offence of one drive." + _DRIVE_DOC
     _SIDE = "offence"
 
 
-class GridironDefenceEnv(_DriveEnv):
+class GridironDefenceEnv(_DrivePreset):
     __doc__ = ("``gridiron_env/GridironDefence-v0``: the learner plays the defence of one drive (rewards "
                "from the defence's side)." + _DRIVE_DOC)
     _SIDE = "defence"
 
 
-class GridironScenarioEnv(_DriveEnv):
+class GridironScenarioEnv(_DrivePreset):
     """``gridiron_env/GridironScenario-v0`` (``scenario=`` a name of :data:`gridiron_env.SCENARIOS`) and the
     family ids (:data:`gridiron_env.scenarios.FAMILY_IDS`, such as ``gridiron_env/GridironGoalLineStand-v0``):
     one drive per episode from the scenario, the learner on ``side`` ("offence" or "defence"; default the

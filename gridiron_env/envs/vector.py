@@ -46,7 +46,7 @@ from ..core import step as engine_step
 from ..core.state import FIELDS as _FIELDS
 from ..core.state import State
 from ..gridiron.drive import (  # noqa: F401  (FIELD_ROWS: train.rllib_env reads it here)
-    DRIVE_SIDES, DRIVE_STARTS, FIELD_ROWS, MAX_DRIVE_POINTS, field_position, start_drives,
+    DRIVE_SIDES, DRIVE_STARTS, FIELD_ROWS, MAX_DRIVE_POINTS, DriveConfig, field_position, start_drives,
 )
 from ..gridiron.game import SALTS
 from ..scenarios import FAMILIES, get_scenario, scenario_names
@@ -725,20 +725,6 @@ class _DriveVectorEnv(VectorBase):
         super().__init__(core, autoreset_mode, render_mode, offence_up)
 
 
-class GridironOffenceVectorEnv(_DriveVectorEnv):
-    """``make_vec("gridiron_env/GridironOffence-v0", num_envs=N)``: N drives, the learner on offence.
-    Options as :class:`~gridiron_env.envs.single.GridironOffenceEnv`."""
-
-    _SIDE = "offence"
-
-
-class GridironDefenceVectorEnv(_DriveVectorEnv):
-    """``make_vec("gridiron_env/GridironDefence-v0", num_envs=N)``: N drives, the learner on defence.
-    Options as :class:`~gridiron_env.envs.single.GridironDefenceEnv`."""
-
-    _SIDE = "defence"
-
-
 def scenario_drive(scenario, family=None, side=None) -> tuple:
     """(Scenario, side) of a scenario drive env: ``scenario`` a name (or None: the family's first),
     ``family`` None or a family of :data:`gridiron_env.scenarios.FAMILIES` the scenario must belong to,
@@ -758,7 +744,58 @@ def scenario_drive(scenario, family=None, side=None) -> tuple:
     return sc, side
 
 
-class GridironScenarioVectorEnv(_DriveVectorEnv):
+def drive_options(side, start="kickoff", field_position_weight=0.0, config=None, scenario=None) -> dict:
+    """The generic env's ``config`` (a :class:`~gridiron_env.gridiron.drive.DriveConfig`) and ``scenario``
+    (a name) of a Gridiron drive env's options: ``config`` as :func:`make_config` takes it (None, a
+    GameConfig or a dict of its fields; specials off by default), ``side``, ``start`` and
+    ``field_position_weight`` its drive settings; ``start`` and ``scenario`` are refused together."""
+    named_start = isinstance(start, str) and start in DRIVE_STARTS
+    row_start = isinstance(start, numbers.Integral) and not isinstance(start, bool) and 4 <= start <= 27
+    if not (named_start or row_start):
+        raise ValueError(f"start must be 'kickoff', 'random' or an int LOS row 4..27 (rulebook rows from the "
+                         f"goal line the offence attacks), got {start!r}")
+    weight = _check_number("field_position_weight", field_position_weight)
+    engine_config = make_config(config, "drive")
+    if scenario is not None:
+        scenario = get_scenario(scenario).name  # an unknown name: ValueError listing the allowed
+        if start != "kickoff":  # the scenario is the start: a second one would be ignored
+            raise ValueError(f"give start or scenario, not both (got start={start!r}, scenario={scenario!r})")
+    return {"config": DriveConfig.of(engine_config, side=side, start=start, field_position_weight=weight),
+            "scenario": scenario}
+
+
+class _DrivePreset(GameVectorEnv):
+    """A Gridiron drive env as a preset of the generic vector env over the drive spec
+    (``gridiron_env.gridiron.drive.DRIVE``): the learner on ``_SIDE``; the drive's settings are its config's."""
+
+    _SIDE = "offence"
+
+    def __init__(self, num_envs=1, *, learner_team="random", opponent=None, observation="features",
+                 illegal_action="lose", start="kickoff", field_position_weight=0.0, config=None,
+                 max_episode_steps=None, autoreset_mode=AutoresetMode.NEXT_STEP, render_mode=None,
+                 offence_up=False, scenario=None):
+        super().__init__(num_envs, game="gridiron_drive", variant=self._SIDE, learner_team=learner_team,
+                         opponent=opponent, observation=observation, illegal_action=illegal_action,
+                         max_episode_steps=max_episode_steps, autoreset_mode=autoreset_mode,
+                         render_mode=render_mode, offence_up=offence_up,
+                         **drive_options(self._SIDE, start, field_position_weight, config, scenario))
+
+
+class GridironOffenceVectorEnv(_DrivePreset):
+    """``make_vec("gridiron_env/GridironOffence-v0", num_envs=N)``: N drives, the learner on offence.
+    Options as :class:`~gridiron_env.envs.single.GridironOffenceEnv`."""
+
+    _SIDE = "offence"
+
+
+class GridironDefenceVectorEnv(_DrivePreset):
+    """``make_vec("gridiron_env/GridironDefence-v0", num_envs=N)``: N drives, the learner on defence.
+    Options as :class:`~gridiron_env.envs.single.GridironDefenceEnv`."""
+
+    _SIDE = "defence"
+
+
+class GridironScenarioVectorEnv(_DrivePreset):
     """``make_vec("gridiron_env/GridironScenario-v0", num_envs=N, scenario=name)`` (or a family's id,
     :data:`gridiron_env.scenarios.FAMILY_IDS`): N drives, each episode from the scenario, the learner on
     ``side`` (default: the scenario's own). Options as :class:`~gridiron_env.envs.single.

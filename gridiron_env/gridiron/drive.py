@@ -56,7 +56,7 @@ from ..core.state import State
 from ..core.visibility import team_view
 from ..protocol import GameSpec, ObservationKind
 from ..scenarios import SCENARIOS, get_scenario
-from .game import GAME, SALTS
+from .game import GAME, SALTS, take_games
 
 __all__ = ["DRIVE", "DriveConfig", "DriveState", "new_drives", "field_position", "drive_over",
            "DRIVE_SIDES", "DRIVE_STARTS", "MAX_DRIVE_POINTS", "FIELD_ROWS"]
@@ -184,7 +184,7 @@ class DriveState:
 
     def take(self, games) -> "DriveState":
         games = np.atleast_1d(np.asarray(games))
-        return DriveState(self.game.take(games), self.drives0[games], self.score0[games])
+        return DriveState(take_games(self.game, games), self.drives0[games], self.score0[games])
 
     def put(self, games, other: "DriveState") -> None:
         self.game.put(games, other.game)
@@ -278,6 +278,27 @@ def _step(d: DriveState, actions, config=None):
         raise IllegalActionError(f"gridiron drive game {err.game}: {err}", game=err.game, action=err.action,
                                  legal_actions=err.legal_actions) from None
     return DriveState(new, d.drives0, d.score0)
+
+
+def _step_active(d: DriveState, actions, active, config=None):
+    # the adapters' own state, updated in place; a drive that is over ignores its action here too
+    try:
+        new = engine.step(d.game, actions, _engine_config(config), active=active & ~drive_over(d), reuse_input=True)
+    except IllegalActionError as err:
+        raise IllegalActionError(f"gridiron drive game {err.game}: {err}", game=err.game, action=err.action,
+                                 legal_actions=err.legal_actions) from None
+    d.game = new
+    return d
+
+
+def _step_reusing(d: DriveState, actions, config=None):
+    return _step_active(d, actions, np.ones(d.batch_size, dtype=bool), config)
+
+
+def _lift_state(given):
+    """A position given to a drive env: an engine State starts a drive there (its drive counts and score
+    now are the drive's start); a DriveState is taken as it is."""
+    return DriveState(given) if isinstance(given, State) else given
 
 
 def _legal_mask(d: DriveState) -> np.ndarray:
@@ -453,5 +474,9 @@ DRIVE = GameSpec(
     learner_seat=_learner_seat,
     learner_reward=_learner_reward,
     agent_view=lambda d, config: (d.game, _engine_config(config)),  # Gridiron's agents read the engine's
+    outer_state=lambda d: d.game,  # a drive env's ``state`` is the engine's, as users read it
+    lift_state=_lift_state,
+    step_reusing=_step_reusing,
+    step_active=_step_active,
     **{name: getattr(GAME, name) for name in _SHARED},
 )
