@@ -168,7 +168,10 @@ def test_the_sb3_adapter_over_the_generic_env_plays_gridiron_s_sb3_batch():
     """SB3's view (same-step resets, terminal observations): the generic adapter over the generic vector env
     and Gridiron's over GridironVectorEnv give the same batch, episode after episode."""
     from gridiron_env.adapters.sb3 import SB3VecEnv as GameSB3VecEnv
-    from gridiron_env.envs.sb3 import SB3VecEnv
+    from gridiron_env.envs.vector import VectorBase
+
+    class SB3VecEnv(GameSB3VecEnv):  # the adapter as it took Gridiron's own vector envs
+        vector_envs = (VectorBase,)
 
     theirs = SB3VecEnv(GridironVectorEnv(4, config=SHORT))
     ours = GameSB3VecEnv(GameVectorEnv(4, game="gridiron", config=SHORT))
