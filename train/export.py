@@ -30,7 +30,7 @@ def actor_layers(policy) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
     if not isinstance(extractor, torch.nn.Flatten) and type(extractor).__name__ != "FlattenExtractor":
         raise ValueError(f"only a flatten features extractor can be exported, got {type(extractor).__name__}")
     layers, activation = [], None
-    for module in list(policy.mlp_extractor.policy_net) + [policy.action_net]:
+    for module in _actor_modules(policy):
         if isinstance(module, torch.nn.Linear):
             layers.append((module.weight.detach().cpu().numpy().T.copy(), module.bias.detach().cpu().numpy().copy()))
         elif isinstance(module, (torch.nn.Tanh, torch.nn.ReLU)):
@@ -57,10 +57,8 @@ def load_actor(policy, layers: list[tuple[np.ndarray, np.ndarray]], activation: 
     for i, ((w, b), (own_w, own_b)) in enumerate(zip(layers, own)):
         if w.shape != own_w.shape or b.shape != own_b.shape:
             raise ValueError(f"layer {i} of the bot's net is {list(w.shape)}, the policy's {list(own_w.shape)}")
-    modules = [m for m in list(policy.mlp_extractor.policy_net) + [policy.action_net]
-               if isinstance(m, torch.nn.Linear)]
     with torch.no_grad():
-        for module, (w, b) in zip(modules, layers):
+        for module, (w, b) in zip(_actor_linears(policy), layers):
             module.weight.copy_(torch.from_numpy(np.ascontiguousarray(w.T, dtype=np.float32)))
             module.bias.copy_(torch.from_numpy(np.asarray(b, dtype=np.float32)))
 
@@ -68,7 +66,18 @@ def load_actor(policy, layers: list[tuple[np.ndarray, np.ndarray]], activation: 
 def actor_parameters(policy) -> list:
     """The actor's parameters (``mlp_extractor.policy_net`` and ``action_net``): what a critic-only round
     freezes."""
-    return list(policy.mlp_extractor.policy_net.parameters()) + list(policy.action_net.parameters())
+    return [p for module in _actor_linears(policy) for p in module.parameters()]
+
+
+def _actor_linears(policy) -> list:
+    """The actor's Linear layers in order (its activations have no parameters)."""
+    import torch
+
+    return [m for m in _actor_modules(policy) if isinstance(m, torch.nn.Linear)]
+
+
+def _actor_modules(policy) -> list:
+    return list(policy.mlp_extractor.policy_net) + [policy.action_net]
 
 
 def to_bot(offence_policy, defence_policy) -> Bot:

@@ -134,8 +134,13 @@ class State:
 
     def take(self, games) -> "State":
         """The sub-batch of the given game indices (a copy)."""
+        # fancy indexing copies already: one copy a field, filled as ``copy`` fills them (the adapters take
+        # sub-batches every few opponent rounds)
         games = np.atleast_1d(np.asarray(games))
-        return State(**{f.name: getattr(self, f.name)[games].copy() for f in fields(self)})
+        new = object.__new__(State)
+        fields_ = self.__dict__
+        new.__dict__.update({name: fields_[name][games] for name in FIELDS})
+        return new
 
     def put(self, games, other: "State") -> None:
         """Write ``other``'s games into the given game indices of this batch, in place."""

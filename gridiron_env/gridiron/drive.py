@@ -56,7 +56,7 @@ from ..core.state import State
 from ..core.visibility import team_view
 from ..protocol import GameSpec, ObservationKind
 from ..scenarios import SCENARIOS, get_scenario
-from .game import GAME, SALTS, take_games
+from .game import GAME, SALTS
 
 __all__ = ["DRIVE", "DriveConfig", "DriveState", "new_drives", "field_position", "drive_over",
            "DRIVE_SIDES", "DRIVE_STARTS", "MAX_DRIVE_POINTS", "FIELD_ROWS"]
@@ -184,7 +184,7 @@ class DriveState:
 
     def take(self, games) -> "DriveState":
         games = np.atleast_1d(np.asarray(games))
-        return DriveState(take_games(self.game, games), self.drives0[games], self.score0[games])
+        return DriveState(self.game.take(games), self.drives0[games], self.score0[games])
 
     def put(self, games, other: "DriveState") -> None:
         self.game.put(games, other.game)

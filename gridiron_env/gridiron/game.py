@@ -32,13 +32,12 @@ from ..core.invariants import check_invariants
 from ..core.observe import FEATURE_LAYOUT, FEATURES_SIZE, N_PLANES, OBS_HIGH, OBS_LOW, SCALARS_SIZE, observe, observe_planes
 from ..core.geometry import N_LANES, N_ROWS
 from ..core.rules import IllegalActionError
-from ..core.state import FIELDS as STATE_FIELDS
 from ..core.state import State
 from ..core.visibility import team_view
 from ..protocol import EnvSalts, GameSpec, ObservationKind, array_state_members
 from ..scenarios import SCENARIOS
 
-__all__ = ["GAME", "DRAW", "SALTS", "illegal_entry", "take_games"]
+__all__ = ["GAME", "DRAW", "SALTS", "illegal_entry"]
 
 DRAW = 2  # the protocol's draw code; Gridiron never ends in a draw
 
@@ -62,16 +61,6 @@ def _step_reusing(state, actions, config=None):
 
 def _step_active(state, actions, active, config=None):
     return engine.step(state, actions, config, active=active, reuse_input=True)
-
-
-def take_games(state: State, games) -> State:
-    """``state.take(games)`` with one copy per field (``State.take`` copies each fancy-indexed field twice):
-    ``ndarray.take`` along the batch axis, the adapters' sub-batches taken every few opponent rounds."""
-    rows = np.atleast_1d(np.asarray(games))
-    new = object.__new__(State)
-    fields_ = state.__dict__
-    new.__dict__.update({name: fields_[name].take(rows, axis=0) for name in STATE_FIELDS})
-    return new
 
 
 def _forfeit(state, games, loser, config=None):
@@ -141,8 +130,7 @@ GAME = GameSpec(
     observation_bounds=(OBS_LOW, OBS_HIGH),
     draw_value=DRAW,
     **{**array_state_members(State),
-       "winner": lambda s: np.where(s.terminated, s.winner, -1).astype(np.int64),  # no winner when truncated
-       "take": take_games},
+       "winner": lambda s: np.where(s.terminated, s.winner, -1).astype(np.int64)},  # no winner when truncated
     render_ansi=_render_ansi,
     render_rgb=_render_rgb,
     to_diagram=lambda state, game=0: to_diagram(state, game),
