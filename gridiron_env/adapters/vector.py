@@ -111,15 +111,9 @@ class LearnerCore:
 
     # --- reset -------------------------------------------------------------------------------------------
 
-    def reset(self, games, seeds=None, state=None, scenario=None) -> None:
-        """New episodes in slots ``games``: with base seeds ``seeds`` (uint64 per slot), or each slot's next
-        episode; ``state`` (a state of len(games) games) starts them from a given position, ``scenario``
-        (a name of ``game.scenarios``, or a list of one name or None per slot; None: the env's own start)
-        from a named one drawn from each slot's seed."""
+    def _start_episodes(self, games, seeds=None, state=None, scenario=None) -> None:
+        """:meth:`reset` up to the opponent's opening turns (which the caller then plays)."""
         game = self.game
-        games = np.asarray(games, dtype=np.int64)
-        if games.size == 0:
-            return
         if scenario is not None and state is not None:
             raise ValueError("give options['state'] or options['scenario'], not both")
         # validated before anything changes
@@ -163,7 +157,18 @@ class LearnerCore:
         self.truncated[games] = False
         self.illegal[games] = None
         self.forfeit_winner[games] = -1
+
+    def reset(self, games, seeds=None, state=None, scenario=None) -> None:
+        """New episodes in slots ``games``: with base seeds ``seeds`` (uint64 per slot), or each slot's next
+        episode; ``state`` (a state of len(games) games) starts them from a given position, ``scenario``
+        (a name of ``game.scenarios``, or a list of one name or None per slot; None: the env's own start)
+        from a named one drawn from each slot's seed. Then the opponent's opening turns."""
+        games = np.asarray(games, dtype=np.int64)
+        if games.size == 0:
+            return
+        self._start_episodes(games, seeds, state, scenario)
         self._play_opponent(games)
+        game = self.game
         if state is not None and (game.terminated(self.state)[games] & ~game.truncated(self.state)[games]).any():
             raise ValueError("options['state']: the position ends the episode before the learner acts "
                              "(give a position where the learner gets a turn)")
@@ -186,9 +191,19 @@ class LearnerCore:
 
     # --- step --------------------------------------------------------------------------------------------
 
-    def step(self, actions, games, given=None) -> None:
+    def step(self, actions, games, given=None, reset_games=None) -> None:
         """The learner's ``actions`` (int64, one per slot in ``games``; -1 for an entry that is not an id),
-        then the opponent's turns. ``given``: the actions as passed (object [len(games)]) for the infos."""
+        then the opponent's turns. ``given``: the actions as passed (object [len(games)]) for the infos.
+
+        ``reset_games`` (other slots, optional): start their next episodes too, as :meth:`reset` after the
+        step would. With the random opponent, whose draws in a slot do not depend on which other slots it
+        acts in at the same time, their opening turns are played in the same rounds as the stepped slots'
+        (fewer, fuller engine calls; the same games); any other opponent sees the two apart, as always."""
+        resets = np.zeros(0, dtype=np.int64) if reset_games is None else np.asarray(reset_games, dtype=np.int64)
+        if resets.size and not isinstance(self.opponent, RandomPolicy):
+            self.step(actions, games, given)
+            self.reset(resets)
+            return
         if self.n == 1 and given is None and len(games) == 1:
             self._step_one(int(actions[0]))
             return
@@ -202,13 +217,13 @@ class LearnerCore:
         if given is not None:
             given = np.asarray(given, dtype=object)[~finished]
         if games.size == 0:
+            self.reset(resets)
             return
         s = self.state
         # a slot whose game ended before the learner acted (the opponent's opening turns): no action to take
         already = game.over(s)[games] | (self.forfeit_winner[games] >= 0)
         in_space = (actions >= 0) & (actions < game.num_actions)
-        legal_rows = game.legal_mask(s)[games]
-        legal = in_space & legal_rows[np.arange(games.size), np.clip(actions, 0, game.num_actions - 1)]
+        legal = in_space & game.legal_mask(s)[games, np.clip(actions, 0, game.num_actions - 1)]
         legal &= game.to_act(s)[games] == self.learner[games]
         bad = np.flatnonzero(~legal & ~already)
         if bad.size:
@@ -217,6 +232,10 @@ class LearnerCore:
         go = games[legal & ~already]
         if go.size:
             self._engine_step(go, actions[legal & ~already], "the learner")
+        if resets.size:
+            self._start_episodes(resets)
+            go = np.concatenate([go, resets])  # disjoint; the order is not read (a sort would cost more)
+        if go.size:
             self._play_opponent(go)
         self.elapsed[games] += 1
         self._results(games, prev_score)
@@ -358,6 +377,7 @@ class LearnerCore:
         """``_play_opponent`` for a game without ``step_active``: each round steps the games to act (a
         sub-batch taken and put back, unless it is the whole batch)."""
         game = self.game
+        games = np.sort(games)  # in slot order: a round of the whole batch steps the state's rows as they are
         random = isinstance(self.opponent, RandomPolicy)
         while games.size:
             s = self.state
@@ -407,12 +427,12 @@ class LearnerCore:
         score shaping on) the score before it."""
         game, s = self.game, self.state
         forfeited = self.forfeit_winner[games] >= 0
-        winner = np.where(forfeited, self.forfeit_winner[games], game.winner(s)[games])
         terminated = game.terminated(s)[games] | forfeited
         own = self.learner[games]
         if game.learner_reward is not None:  # the game's own reward (GameSpec.learner_reward)
             reward = game.learner_reward(s, games, own, prev_score, forfeited, self.config)
         else:
+            winner = np.where(forfeited, self.forfeit_winner[games], game.winner(s)[games])
             reward = np.where(terminated, (winner == own).astype(np.float64) - (winner == 1 - own), 0.0)
         if self.score_reward_scale:  # score shaping: the learner's margin gained this step, in score units
             r = np.arange(games.size)
@@ -572,9 +592,9 @@ class GameVectorEnv(VectorEnv):
         if self.autoreset_mode == AutoresetMode.NEXT_STEP:
             resetting = self._needs_reset.copy()
             stepping = slots[~resetting]
-            core.step(ids[~resetting], stepping, None if given is None else given[~resetting])
-            if resetting.any():  # their action is ignored; reward 0, not ended
-                core.reset(slots[resetting])
+            # the resets' actions are ignored; reward 0, not ended (starting their episodes cleared them)
+            core.step(ids[~resetting], stepping, None if given is None else given[~resetting],
+                      reset_games=slots[resetting])
             done = core.terminated | core.truncated
             self._needs_reset = done.copy()
         else:
@@ -603,7 +623,8 @@ class GameVectorEnv(VectorEnv):
         if games is not None:
             mask = mask[games]
         k = mask.shape[0]
-        infos = {"action_mask": mask.astype(np.int8), "_action_mask": np.ones(k, dtype=bool),
+        # the masks are fresh arrays (``masks_for`` makes them): viewed as int8 (0/1 bytes either way), not copied
+        infos = {"action_mask": mask.view(np.int8), "_action_mask": np.ones(k, dtype=bool),
                  "learner_team": core.learner_names(games), "_learner_team": np.ones(k, dtype=bool)}
         illegal = core.illegal if games is None else core.illegal[games]
         has = np.not_equal(illegal, None).astype(bool)

@@ -52,6 +52,7 @@ from ..core.geometry import FIRST_FIELD_ROW, FRAME_ROW, HASH_BAND, KICKOFF_SQUAR
 from ..core.invariants import InvariantError, check_invariants
 from ..core.observe import observe
 from ..core.rules import IllegalActionError
+from ..core.state import FIELDS as STATE_FIELDS
 from ..core.state import State
 from ..core.visibility import team_view
 from ..protocol import GameSpec, ObservationKind
@@ -184,7 +185,17 @@ class DriveState:
 
     def take(self, games) -> "DriveState":
         games = np.atleast_1d(np.asarray(games))
-        return DriveState(self.game.take(games), self.drives0[games], self.score0[games])
+        if games.dtype == np.bool_:  # a mask (``ndarray.take`` would read it as the ids 0 and 1)
+            games = np.flatnonzero(games)
+        # ``ndarray.take`` along the batch axis, about twice as fast as fancy indexing over a whole state
+        # (the adapters take sub-batches every few opponent rounds); a new State's fields filled as
+        # ``State.copy`` fills them
+        game = object.__new__(State)
+        fields_ = self.game.__dict__
+        game.__dict__.update({name: fields_[name].take(games, axis=0) for name in STATE_FIELDS})
+        new = object.__new__(DriveState)
+        new.game, new.drives0, new.score0 = game, self.drives0.take(games, axis=0), self.score0.take(games, axis=0)
+        return new
 
     def put(self, games, other: "DriveState") -> None:
         self.game.put(games, other.game)
@@ -192,15 +203,27 @@ class DriveState:
         self.score0[games] = other.score0
 
 
+def _moved(d: DriveState) -> np.ndarray:
+    """bool [B]: either team's drive count moved since the drive began. Each game's two int16 counts are
+    compared as one int32 (one pass, where ``any(axis=1)`` over a width of 2 costs a reduction per call:
+    the adapters ask every opponent round)."""
+    now, start = d.game.drives, d.drives0
+    if now.flags.c_contiguous and start.flags.c_contiguous and now.dtype == start.dtype == np.int16:
+        return now.view(np.int32).reshape(-1) != start.view(np.int32).reshape(-1)
+    return (now != start).any(axis=1)
+
+
 def drive_over(d: DriveState) -> np.ndarray:
     """bool [B]: the drive is over (either team's drive count moved) or the game is."""
     s = d.game
-    return (s.drives != d.drives0).any(axis=1) | s.terminated | s.truncated
+    over = _moved(d)
+    over |= s.terminated
+    over |= s.truncated
+    return over
 
 
 def _handed_over(d: DriveState) -> np.ndarray:
-    s = d.game
-    return (s.drives != d.drives0).any(axis=1) & ~s.terminated
+    return _moved(d) & ~d.game.terminated
 
 
 def new_drives(seeds, config: DriveConfig, learner, scenario=None) -> DriveState:
@@ -270,8 +293,8 @@ def _init(batch_size, seed=0, config=None, seeds=None):
 def _step(d: DriveState, actions, config=None):
     if type(d) is not DriveState:
         raise ValueError(f"a gridiron drive step needs a DriveState, got {type(d).__name__}")
-    # a drive that is over ignores its action, as a finished game does
-    live = ~drive_over(d)
+    # a drive that is over ignores its action, as a finished game does (the engine skips an ended game's)
+    live = ~_moved(d)
     try:
         new = engine.step(d.game, actions, _engine_config(config), active=live)
     except IllegalActionError as err:
@@ -283,7 +306,7 @@ def _step(d: DriveState, actions, config=None):
 def _step_active(d: DriveState, actions, active, config=None):
     # the adapters' own state, updated in place; a drive that is over ignores its action here too
     try:
-        new = engine.step(d.game, actions, _engine_config(config), active=active & ~drive_over(d), reuse_input=True)
+        new = engine.step(d.game, actions, _engine_config(config), active=active & ~_moved(d), reuse_input=True)
     except IllegalActionError as err:
         raise IllegalActionError(f"gridiron drive game {err.game}: {err}", game=err.game, action=err.action,
                                  legal_actions=err.legal_actions) from None
@@ -302,11 +325,19 @@ def _lift_state(given):
 
 
 def _legal_mask(d: DriveState) -> np.ndarray:
-    return d.game.legal & ~drive_over(d)[:, None]
+    # a copy and the rows of drives handed over cleared (cheaper than a masked AND of every row); the
+    # engine's rows of ended games are clear already
+    legal = d.game.legal.copy()
+    moved = _moved(d)
+    if moved.any():
+        legal[moved] = False
+    return legal
 
 
 def _to_act(d: DriveState) -> np.ndarray:
-    return np.where(drive_over(d), -1, d.game.to_act).astype(np.int64)
+    to_act = d.game.to_act.astype(np.int64)  # the engine's is -1 already once the game is over
+    to_act[_moved(d)] = -1
+    return to_act
 
 
 def _terminated(d: DriveState) -> np.ndarray:
@@ -335,7 +366,7 @@ def _learner_reward(state: DriveState, games, learner, score_before, forfeited, 
     other = 1 - learner
     score = s.score[games].astype(np.int64)
     margin = (score[r, learner] - score_before[r, learner]) - (score[r, other] - score_before[r, other])
-    handed = (s.drives[games] != state.drives0[games]).any(axis=1) & ~s.terminated[games]
+    handed = _handed_over(state)[games]
     w = config.field_position_weight
     reward = margin + w * field_position(s, games, learner, handed)
     reward[forfeited] = -(MAX_DRIVE_POINTS + w)
