@@ -1,6 +1,7 @@
 """The generic single and vector envs over Gridiron's GameSpec play the same games as Gridiron's own learner
 envs (the learner core of ``gridiron_env.envs.vector`` with whole-game episodes, which served
-``gridiron_env/Gridiron-v0`` before the id moved onto the generic classes) in every episode, autoresets and ``reset()`` included: the spec
+``gridiron_env/Gridiron-v0`` before the id moved onto the generic classes; their outputs recorded in
+tests/data/reference_episodes.json) in every episode, autoresets and ``reset()`` included: the spec
 carries Gridiron's env salts (``GameSpec.salts``). And the salts field itself: validated, defaulting to
 the generic adapters' own, and the one thing that picks a game's later episodes."""
 
@@ -14,23 +15,47 @@ from gridiron_env.adapters.common import episode_seeds, learner_teams
 from gridiron_env.adapters.selfplay import SELFPLAY_SALT, GameSelfPlayBatch
 from gridiron_env.adapters.single import GameEnv
 from gridiron_env.adapters.vector import GameVectorEnv
+
+import reference_episodes as references
+from reference_episodes import Reference
 from gridiron_env.gridiron.game import GAME, SALTS
 from gridiron_env.protocol import EnvSalts, game_names, get_game
 
-# Gridiron's own whole-game learner envs, as they were before Gridiron-v0 moved onto the generic classes
-# (``GridironEnv`` and ``GridironVectorEnv`` are now presets of those): the learner core of
-# ``gridiron_env.envs.vector`` with whole-game episodes, which the drive envs still run on.
+# The reference envs: Gridiron's own whole-game learner envs as they were before Gridiron-v0 moved onto the
+# generic classes (the old learner core of ``gridiron_env.envs.vector`` with whole-game episodes), recorded
+# (tests/reference_episodes.py): each test plays a twin (the GridironEnv / GridironVectorEnv presets)
+# checked output by output against the old classes' recorded outputs.
 def GridironEnv(*, render_mode=None, offence_up=False, **options):
-    from gridiron_env.envs.single import _SingleBase
-    from gridiron_env.envs.vector import LearnerBatch
+    if references.recording():
+        from gridiron_env.envs.single import _SingleBase
+        from gridiron_env.envs.vector import LearnerBatch
 
-    return _SingleBase(LearnerBatch(1, episode="game", **options), render_mode, offence_up)
+        return Reference(_SingleBase(LearnerBatch(1, episode="game", **options), render_mode, offence_up))
+    from gridiron_env.envs.single import GridironEnv as Preset
+
+    return Reference(Preset(render_mode=render_mode, offence_up=offence_up, **options))
 
 
-def GridironVectorEnv(num_envs=1, *, autoreset_mode="next_step", render_mode=None, offence_up=False, **options):
-    from gridiron_env.envs.vector import LearnerBatch, VectorBase
+def _raw_vector(num_envs=1, *, autoreset_mode="next_step", render_mode=None, offence_up=False, **options):
+    if references.recording():
+        from gridiron_env.envs.vector import LearnerBatch, VectorBase
 
-    return VectorBase(LearnerBatch(num_envs, episode="game", **options), autoreset_mode, render_mode, offence_up)
+        return VectorBase(LearnerBatch(num_envs, episode="game", **options), autoreset_mode, render_mode, offence_up)
+    from gridiron_env.envs.vector import GridironVectorEnv as Preset
+
+    return Preset(num_envs, autoreset_mode=autoreset_mode, render_mode=render_mode, offence_up=offence_up, **options)
+
+
+def GridironVectorEnv(num_envs=1, **options):
+    return Reference(_raw_vector(num_envs, **options))
+
+
+@pytest.fixture(autouse=True)
+def _reference_episodes(request):
+    failed = request.session.testsfailed
+    references.begin(request.node.nodeid.split("/")[-1])
+    yield
+    references.end(request.session.testsfailed == failed)
 
 
 # short games, so that every slot plays several episodes in a few hundred steps
@@ -168,12 +193,15 @@ def test_the_sb3_adapter_over_the_generic_env_plays_gridiron_s_sb3_batch():
     """SB3's view (same-step resets, terminal observations): the generic adapter over the generic vector env
     and Gridiron's over GridironVectorEnv give the same batch, episode after episode."""
     from gridiron_env.adapters.sb3 import SB3VecEnv as GameSB3VecEnv
-    from gridiron_env.envs.vector import VectorBase
 
-    class SB3VecEnv(GameSB3VecEnv):  # the adapter as it took Gridiron's own vector envs
-        vector_envs = (VectorBase,)
+    if references.recording():
+        from gridiron_env.envs.vector import VectorBase
 
-    theirs = SB3VecEnv(GridironVectorEnv(4, config=SHORT))
+        class SB3VecEnv(GameSB3VecEnv):  # the adapter as it took Gridiron's own vector envs
+            vector_envs = (VectorBase,)
+    else:
+        SB3VecEnv = GameSB3VecEnv
+    theirs = Reference(SB3VecEnv(_raw_vector(4, config=SHORT)))
     ours = GameSB3VecEnv(GameVectorEnv(4, game="gridiron", config=SHORT))
     theirs.seed(17)
     ours.seed(17)

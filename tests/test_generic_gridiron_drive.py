@@ -2,7 +2,8 @@
 generic adapters plays the episodes of Gridiron's own drive envs (``GridironOffenceEnv``,
 ``GridironDefenceEnv``, ``GridironScenarioEnv`` and their vector envs): the same observations, masks,
 rewards, terminations, truncations and infos at every step, episode after episode (autoresets and
-``reset()`` included), from the drive starts, from scenarios and from given positions. Plus the spec
+``reset()`` included), from the drive starts, from scenarios and from given positions; the old envs'
+outputs are recorded (tests/reference_episodes.py, tests/data/reference_episodes.json). Plus the spec
 itself (the protocol's checker, its config, diagrams, results) and the Gymnasium / SB3 checkers."""
 
 import copy
@@ -24,27 +25,48 @@ from gridiron_env.gridiron.drive import DRIVE, DriveConfig, DriveState, drive_ov
 from gridiron_env.protocol import check_game, get_game
 from gridiron_env.scenarios import FAMILIES, SCENARIOS
 
+import reference_episodes as references
+from reference_episodes import Reference
+
 PRESET_VECTOR = {"offence": GridironOffenceVectorEnv, "defence": GridironDefenceVectorEnv}
 PRESET_SINGLE = {"offence": GridironOffenceEnv, "defence": GridironDefenceEnv}
 
 
-def _old_vector(side, *args, **options):
-    from gridiron_env.envs.vector import _DriveVectorEnv
+@pytest.fixture(autouse=True)
+def _reference_episodes(request):
+    failed = request.session.testsfailed
+    references.begin(request.node.nodeid.split("/")[-1])
+    yield
+    references.end(request.session.testsfailed == failed)
 
-    return type(f"Old{side}VectorEnv", (_DriveVectorEnv,), {"_SIDE": side})(*args, **options)
+
+# The reference envs: Gridiron's old drive envs, recorded (tests/reference_episodes.py): each test plays a
+# twin preset checked output by output against the old classes' recorded outputs.
+def _old_vector(side, *args, **options):
+    if references.recording():
+        from gridiron_env.envs.vector import _DriveVectorEnv
+
+        return Reference(type(f"Old{side}VectorEnv", (_DriveVectorEnv,), {"_SIDE": side})(*args, **options))
+    return Reference(PRESET_VECTOR[side](*args, **options))
 
 
 def _old_single(side, **options):
-    from gridiron_env.envs.single import _DriveEnv
+    if references.recording():
+        from gridiron_env.envs.single import _DriveEnv
 
-    return type(f"Old{side}Env", (_DriveEnv,), {"_SIDE": side})(**options)
+        return Reference(type(f"Old{side}Env", (_DriveEnv,), {"_SIDE": side})(**options))
+    return Reference(PRESET_SINGLE[side](**options))
 
 
 def _old_scenario_vector(num_envs, *, scenario=None, family=None, side=None, **options):
     from gridiron_env.envs.vector import scenario_drive
 
+    if not references.recording():
+        return Reference(GridironScenarioVectorEnv(num_envs, scenario=scenario, family=family, side=side, **options))
     sc, side = scenario_drive(scenario, family, side)
     return _old_vector(side, num_envs, scenario=sc.name, **options)
+
+
 _DRIVE_FIELDS = ("start", "field_position_weight")
 
 

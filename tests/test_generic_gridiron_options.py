@@ -1,7 +1,7 @@
 """The options of Gridiron's whole-game envs on the generic adapters, through the GameSpec's optional
 fields (``observation_kinds``, ``score_unit``, ``orientation``, ``illegal_entry``, ``draws``) and the
 opponent protocol (``needs_observation``, ``needs_state``, ``reset_games``): each played side by side with
-Gridiron's own learner envs (below), every output equal, episode after episode. And the same options
+Gridiron's own learner envs (below; their outputs recorded in tests/data/reference_episodes.json), every output equal, episode after episode. And the same options
 refused, naming the field, for a game whose spec does not offer them; and Gridiron-v0 served by the
 generic classes, its old class names presets of them."""
 
@@ -11,24 +11,48 @@ import pytest
 from gridiron_env import GameConfig
 from gridiron_env.adapters.single import GameEnv
 from gridiron_env.adapters.vector import GameVectorEnv
+
+import reference_episodes as references
+from reference_episodes import Reference
 from agents.random_agent import RandomAgent
 from gridiron_env.core import IllegalActionError
 from gridiron_env.envs.common import AgentOpponent
 
-# Gridiron's own whole-game learner envs, as they were before Gridiron-v0 moved onto the generic classes
-# (``GridironEnv`` and ``GridironVectorEnv`` are now presets of those): the learner core of
-# ``gridiron_env.envs.vector`` with whole-game episodes, which the drive envs still run on.
+# The reference envs: Gridiron's own whole-game learner envs as they were before Gridiron-v0 moved onto the
+# generic classes (the old learner core of ``gridiron_env.envs.vector`` with whole-game episodes), recorded
+# (tests/reference_episodes.py): each test plays a twin (the GridironEnv / GridironVectorEnv presets)
+# checked output by output against the old classes' recorded outputs.
 def GridironEnv(*, render_mode=None, offence_up=False, **options):
-    from gridiron_env.envs.single import _SingleBase
-    from gridiron_env.envs.vector import LearnerBatch
+    if references.recording():
+        from gridiron_env.envs.single import _SingleBase
+        from gridiron_env.envs.vector import LearnerBatch
 
-    return _SingleBase(LearnerBatch(1, episode="game", **options), render_mode, offence_up)
+        return Reference(_SingleBase(LearnerBatch(1, episode="game", **options), render_mode, offence_up))
+    from gridiron_env.envs.single import GridironEnv as Preset
+
+    return Reference(Preset(render_mode=render_mode, offence_up=offence_up, **options))
 
 
-def GridironVectorEnv(num_envs=1, *, autoreset_mode="next_step", render_mode=None, offence_up=False, **options):
-    from gridiron_env.envs.vector import LearnerBatch, VectorBase
+def _raw_vector(num_envs=1, *, autoreset_mode="next_step", render_mode=None, offence_up=False, **options):
+    if references.recording():
+        from gridiron_env.envs.vector import LearnerBatch, VectorBase
 
-    return VectorBase(LearnerBatch(num_envs, episode="game", **options), autoreset_mode, render_mode, offence_up)
+        return VectorBase(LearnerBatch(num_envs, episode="game", **options), autoreset_mode, render_mode, offence_up)
+    from gridiron_env.envs.vector import GridironVectorEnv as Preset
+
+    return Preset(num_envs, autoreset_mode=autoreset_mode, render_mode=render_mode, offence_up=offence_up, **options)
+
+
+def GridironVectorEnv(num_envs=1, **options):
+    return Reference(_raw_vector(num_envs, **options))
+
+
+@pytest.fixture(autouse=True)
+def _reference_episodes(request):
+    failed = request.session.testsfailed
+    references.begin(request.node.nodeid.split("/")[-1])
+    yield
+    references.end(request.session.testsfailed == failed)
 
 
 SHORT = GameConfig(target_score=3, max_steps=160)
@@ -181,6 +205,7 @@ def test_a_callable_opponent_sees_planes_from_its_side_and_hears_of_each_episode
         ended += int((te_t | tr_t).sum())
     assert ended >= 3
     mine, gridiron_s = spies[1], spies[0]
+    theirs.check("what the opponent was given", (gridiron_s.seen, gridiron_s.resets))
     assert len(mine.seen) == len(gridiron_s.seen) > 0
     for (obs_o, games_o), (obs_t, games_t) in zip(mine.seen, gridiron_s.seen):
         _equal(obs_o, obs_t)
