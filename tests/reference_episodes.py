@@ -12,9 +12,9 @@ options (the drive and whole-game presets of ``gridiron_env.envs``), every outpu
 against the recorded digest before the test sees it; the test compares the env under test with the
 twin as it compared it with the old class.
 
-The file tests/data/reference_episodes.json was recorded from the old classes (commit 9113157, the
-last with them). To record it again (only when a change of behaviour is meant; the recording then comes
-from the current envs)::
+The file tests/data/reference_episodes.json was recorded from the old classes (at commit 9113157; they
+were deleted after it). To record it again, only when a change of behaviour is meant (the recording then
+comes from the current envs, the twins, so the old classes' outputs are no longer what is checked)::
 
     python tests/reference_episodes.py
 

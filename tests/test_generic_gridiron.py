@@ -16,34 +16,23 @@ from gridiron_env.adapters.selfplay import SELFPLAY_SALT, GameSelfPlayBatch
 from gridiron_env.adapters.single import GameEnv
 from gridiron_env.adapters.vector import GameVectorEnv
 
+import gridiron_env.envs.single
+import gridiron_env.envs.vector
 import reference_episodes as references
 from reference_episodes import Reference
 from gridiron_env.gridiron.game import GAME, SALTS
 from gridiron_env.protocol import EnvSalts, game_names, get_game
 
 # The reference envs: Gridiron's own whole-game learner envs as they were before Gridiron-v0 moved onto the
-# generic classes (the old learner core of ``gridiron_env.envs.vector`` with whole-game episodes), recorded
+# generic classes (the old learner core ``LearnerBatch`` with whole-game episodes), recorded
 # (tests/reference_episodes.py): each test plays a twin (the GridironEnv / GridironVectorEnv presets)
 # checked output by output against the old classes' recorded outputs.
-def GridironEnv(*, render_mode=None, offence_up=False, **options):
-    if references.recording():
-        from gridiron_env.envs.single import _SingleBase
-        from gridiron_env.envs.vector import LearnerBatch
-
-        return Reference(_SingleBase(LearnerBatch(1, episode="game", **options), render_mode, offence_up))
-    from gridiron_env.envs.single import GridironEnv as Preset
-
-    return Reference(Preset(render_mode=render_mode, offence_up=offence_up, **options))
+def GridironEnv(**options):
+    return Reference(gridiron_env.envs.single.GridironEnv(**options))
 
 
-def _raw_vector(num_envs=1, *, autoreset_mode="next_step", render_mode=None, offence_up=False, **options):
-    if references.recording():
-        from gridiron_env.envs.vector import LearnerBatch, VectorBase
-
-        return VectorBase(LearnerBatch(num_envs, episode="game", **options), autoreset_mode, render_mode, offence_up)
-    from gridiron_env.envs.vector import GridironVectorEnv as Preset
-
-    return Preset(num_envs, autoreset_mode=autoreset_mode, render_mode=render_mode, offence_up=offence_up, **options)
+def _raw_vector(num_envs=1, **options):
+    return gridiron_env.envs.vector.GridironVectorEnv(num_envs, **options)
 
 
 def GridironVectorEnv(num_envs=1, **options):
@@ -194,14 +183,7 @@ def test_the_sb3_adapter_over_the_generic_env_plays_gridiron_s_sb3_batch():
     and Gridiron's over GridironVectorEnv give the same batch, episode after episode."""
     from gridiron_env.adapters.sb3 import SB3VecEnv as GameSB3VecEnv
 
-    if references.recording():
-        from gridiron_env.envs.vector import VectorBase
-
-        class SB3VecEnv(GameSB3VecEnv):  # the adapter as it took Gridiron's own vector envs
-            vector_envs = (VectorBase,)
-    else:
-        SB3VecEnv = GameSB3VecEnv
-    theirs = Reference(SB3VecEnv(_raw_vector(4, config=SHORT)))
+    theirs = Reference(GameSB3VecEnv(_raw_vector(4, config=SHORT)))  # recorded over the old VectorBase
     ours = GameSB3VecEnv(GameVectorEnv(4, game="gridiron", config=SHORT))
     theirs.seed(17)
     ours.seed(17)

@@ -40,31 +40,19 @@ def _reference_episodes(request):
     references.end(request.session.testsfailed == failed)
 
 
-# The reference envs: Gridiron's old drive envs, recorded (tests/reference_episodes.py): each test plays a
-# twin preset checked output by output against the old classes' recorded outputs.
+# The reference envs: Gridiron's old drive envs (``_DriveVectorEnv`` / ``_DriveEnv`` over the old learner
+# core), recorded (tests/reference_episodes.py): each test plays a twin preset checked output by output
+# against the old classes' recorded outputs.
 def _old_vector(side, *args, **options):
-    if references.recording():
-        from gridiron_env.envs.vector import _DriveVectorEnv
-
-        return Reference(type(f"Old{side}VectorEnv", (_DriveVectorEnv,), {"_SIDE": side})(*args, **options))
     return Reference(PRESET_VECTOR[side](*args, **options))
 
 
 def _old_single(side, **options):
-    if references.recording():
-        from gridiron_env.envs.single import _DriveEnv
-
-        return Reference(type(f"Old{side}Env", (_DriveEnv,), {"_SIDE": side})(**options))
     return Reference(PRESET_SINGLE[side](**options))
 
 
 def _old_scenario_vector(num_envs, *, scenario=None, family=None, side=None, **options):
-    from gridiron_env.envs.vector import scenario_drive
-
-    if not references.recording():
-        return Reference(GridironScenarioVectorEnv(num_envs, scenario=scenario, family=family, side=side, **options))
-    sc, side = scenario_drive(scenario, family, side)
-    return _old_vector(side, num_envs, scenario=sc.name, **options)
+    return Reference(GridironScenarioVectorEnv(num_envs, scenario=scenario, family=family, side=side, **options))
 
 
 _DRIVE_FIELDS = ("start", "field_position_weight")

@@ -1,9 +1,9 @@
 """The options of Gridiron's whole-game envs on the generic adapters, through the GameSpec's optional
 fields (``observation_kinds``, ``score_unit``, ``orientation``, ``illegal_entry``, ``draws``) and the
 opponent protocol (``needs_observation``, ``needs_state``, ``reset_games``): each played side by side with
-Gridiron's own learner envs (below; their outputs recorded in tests/data/reference_episodes.json), every output equal, episode after episode. And the same options
-refused, naming the field, for a game whose spec does not offer them; and Gridiron-v0 served by the
-generic classes, its old class names presets of them."""
+Gridiron's own learner envs (below; their outputs recorded in tests/data/reference_episodes.json), every
+output equal, episode after episode. And the same options refused, naming the field, for a game whose spec
+does not offer them; and Gridiron-v0 served by the generic classes, its old class names presets of them."""
 
 import numpy as np
 import pytest
@@ -12,6 +12,8 @@ from gridiron_env import GameConfig
 from gridiron_env.adapters.single import GameEnv
 from gridiron_env.adapters.vector import GameVectorEnv
 
+import gridiron_env.envs.single
+import gridiron_env.envs.vector
 import reference_episodes as references
 from reference_episodes import Reference
 from agents.random_agent import RandomAgent
@@ -19,28 +21,15 @@ from gridiron_env.core import IllegalActionError
 from gridiron_env.envs.common import AgentOpponent
 
 # The reference envs: Gridiron's own whole-game learner envs as they were before Gridiron-v0 moved onto the
-# generic classes (the old learner core of ``gridiron_env.envs.vector`` with whole-game episodes), recorded
+# generic classes (the old learner core ``LearnerBatch`` with whole-game episodes), recorded
 # (tests/reference_episodes.py): each test plays a twin (the GridironEnv / GridironVectorEnv presets)
 # checked output by output against the old classes' recorded outputs.
-def GridironEnv(*, render_mode=None, offence_up=False, **options):
-    if references.recording():
-        from gridiron_env.envs.single import _SingleBase
-        from gridiron_env.envs.vector import LearnerBatch
-
-        return Reference(_SingleBase(LearnerBatch(1, episode="game", **options), render_mode, offence_up))
-    from gridiron_env.envs.single import GridironEnv as Preset
-
-    return Reference(Preset(render_mode=render_mode, offence_up=offence_up, **options))
+def GridironEnv(**options):
+    return Reference(gridiron_env.envs.single.GridironEnv(**options))
 
 
-def _raw_vector(num_envs=1, *, autoreset_mode="next_step", render_mode=None, offence_up=False, **options):
-    if references.recording():
-        from gridiron_env.envs.vector import LearnerBatch, VectorBase
-
-        return VectorBase(LearnerBatch(num_envs, episode="game", **options), autoreset_mode, render_mode, offence_up)
-    from gridiron_env.envs.vector import GridironVectorEnv as Preset
-
-    return Preset(num_envs, autoreset_mode=autoreset_mode, render_mode=render_mode, offence_up=offence_up, **options)
+def _raw_vector(num_envs=1, **options):
+    return gridiron_env.envs.vector.GridironVectorEnv(num_envs, **options)
 
 
 def GridironVectorEnv(num_envs=1, **options):

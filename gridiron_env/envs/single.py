@@ -1,8 +1,14 @@
-"""Single-agent Gymnasium envs: one learner against an opponent policy, for a whole game or one drive.
+"""Gridiron's single-agent Gymnasium envs: one learner against an opponent policy, presets of the generic
+single env (:class:`~gridiron_env.adapters.single.GameEnv`, the generic learner core with one game) over
+Gridiron's GameSpecs.
 
-Each env is the batched learner core of :mod:`gridiron_env.envs.vector` with one game, so a lone env
-reset with seed s + i plays exactly like game i of a vector env reset with seed s (given the same
-actions), and every option means the same in both.
+- :class:`GridironEnv` (``gridiron_env/Gridiron-v0``): a whole game, over ``gridiron_env.gridiron.game.GAME``;
+- :class:`GridironOffenceEnv`, :class:`GridironDefenceEnv`, :class:`GridironScenarioEnv` (and the scenario
+  family ids): one drive per episode, over the drive spec (``gridiron_env.gridiron.drive.DRIVE``), their
+  options mapped onto its config as the vector envs' (:mod:`gridiron_env.envs.vector`).
+
+A lone env reset with seed s + i plays exactly like game i of the matching vector env reset with seed s
+(given the same actions), and every option means the same in both.
 
 Observation (option ``observation``): ``"features"``, float32 [FEATURES_SIZE] in [-1, 2], or ``"planes"``,
 a dict of uint8 planes [C, 30, 18] and float32 scalars [SCALARS_SIZE]; always from the learner's side (its
@@ -22,8 +28,8 @@ that is not one int (a float, a str, None, several values) is a ValueError and c
 The opponent (option ``opponent``) is any callable ``(observations, int8 masks) -> actions`` over a batch:
 observations from the opponent's own side (the same form as the learner's; None for an opponent with
 ``needs_observation = False``), masks [k, 291], one int action per row. If it accepts a ``games=`` keyword
-it also gets the indices of the games it acts in. The default, :class:`~gridiron_env.envs.common.
-RandomOpponent`, plays uniformly random legal actions from a per-episode stream drawn from the seed. An
+it also gets the indices of the games it acts in. The default, :class:`~gridiron_env.adapters.common.
+RandomPolicy`, plays uniformly random legal actions from a per-episode stream drawn from the seed. An
 illegal opponent action raises IllegalActionError (a bug in the opponent, not a win for the learner).
 
 ``reset(seed=s)``: any int s >= 0 (Python or numpy), taken modulo 2**64 (as the engine keys its games),
@@ -38,106 +44,10 @@ of the scenario. ``options`` must be None or a dict.
 
 from __future__ import annotations
 
-import gymnasium
-import numpy as np
-
-from ..config import GameConfig
-from ..core.state import State
-from .common import check_seed, one_action, render_game
-from ..scenarios import get_scenario
 from ..adapters.single import GameEnv
-from .vector import (
-    RENDER_MODES, LearnerBatch, check_options, check_render_mode, drive_options, index_obs, scenario_drive,
-)
-
-_GAME = np.array([0])  # the one game's index in the core
+from .vector import drive_options, scenario_drive
 
 __all__ = ["GridironEnv", "GridironOffenceEnv", "GridironDefenceEnv", "GridironScenarioEnv"]
-
-
-class _SingleBase(gymnasium.Env):
-    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
-
-    def __init__(self, core: LearnerBatch, render_mode=None, offence_up=False):
-        self._core = core
-        self.observation_space = core.single_observation_space
-        self.action_space = core.single_action_space
-        self.render_mode = check_render_mode(render_mode)
-        if not isinstance(offence_up, bool):
-            raise ValueError(f"offence_up must be True or False, got {offence_up!r}")
-        self.offence_up = offence_up
-        self._renderer = None
-
-    @property
-    def config(self) -> GameConfig:
-        return self._core.config
-
-    @property
-    def state(self) -> State | None:
-        """The engine state (a batch of one game); read it, do not edit it."""
-        return self._core.state
-
-    @property
-    def learner_team(self) -> int:
-        """The learner's team in the current episode: 0 (team one) or 1 (team two)."""
-        return int(self._core.learner[0])
-
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
-        if seed is not None:
-            seed = check_seed(seed)  # before Gymnasium's seeding, which takes Python ints only
-        options = check_options(options)
-        unknown = sorted(set(options) - {"state", "scenario"}, key=repr)
-        if unknown:
-            raise ValueError(f"unknown reset option(s) {unknown}; allowed: 'scenario', 'state'")
-        scenario = options.get("scenario")
-        if scenario is not None:
-            get_scenario(scenario)  # an unknown name raises before anything changes
-            if options.get("state") is not None:
-                raise ValueError("give options['state'] or options['scenario'], not both")
-        super().reset(seed=seed)
-        if seed is not None:
-            seeds = np.array([seed], dtype=np.uint64)
-        elif not self._core.started:  # never seeded: a random first episode
-            seeds = np.array([self.np_random.integers(0, 2**62)], dtype=np.uint64)
-        else:  # the next episode of the same seed's stream
-            seeds = None
-        self._core.reset(np.array([0]), seeds, options.get("state"), scenario)
-        return self._observation(), self._info()
-
-    def step(self, action):
-        if not self._core.started:
-            raise RuntimeError("call reset() before step()")
-        a, given = one_action(action)  # ValueError for a float, a str, None, several values
-        core = self._core
-        if given is None:
-            core.step(np.array([a]), _GAME)
-        else:  # an int outside the space or a bool: played as illegal, the info shows it as given
-            core.step(np.array([a]), _GAME, given=[given])
-        return (self._observation(), float(core.reward[0]), bool(core.terminated[0]), bool(core.truncated[0]),
-                self._info())
-
-    def _observation(self):
-        return index_obs(self._core.observation(), 0)
-
-    def _info(self) -> dict:
-        core = self._core
-        info = {"action_mask": core.masks()[0].astype(np.int8), "learner_team": str(core.learner_names()[0])}
-        if core.illegal[0] is not None:
-            info["illegal_action"] = dict(core.illegal[0])
-        return info
-
-    def action_masks(self) -> np.ndarray:
-        """bool [291]: the learner's legal actions now (sb3-contrib's MaskablePPO calls this)."""
-        return self._core.masks()[0]
-
-    def render(self):
-        """A str board ("ansi") or an HxWx3 uint8 frame ("rgb_array") of the current position."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
-            return None
-        if self._core.state is None:
-            raise RuntimeError("call reset() before render()")
-        return render_game(self, self._core.state, 0)
 
 
 class GridironEnv(GameEnv):
@@ -159,19 +69,6 @@ class GridironEnv(GameEnv):
     def __init__(self, **options):
         # a preset of the generic env (gridiron_env.adapters.single.GameEnv) over Gridiron's GameSpec
         super().__init__(game="gridiron", **options)
-
-
-class _DriveEnv(_SingleBase):
-    _SIDE = "offence"
-
-    def __init__(self, *, learner_team="random", opponent=None, observation="features", illegal_action="lose",
-                 start="kickoff", field_position_weight=0.0, config=None, max_episode_steps=None,
-                 render_mode=None, offence_up=False, scenario=None):
-        core = LearnerBatch(1, episode="drive", side=self._SIDE, learner_team=learner_team, opponent=opponent,
-                             observation=observation, illegal_action=illegal_action, start=start,
-                             field_position_weight=field_position_weight, config=config,
-                             max_episode_steps=max_episode_steps, scenario=scenario)
-        super().__init__(core, render_mode, offence_up)
 
 
 _DRIVE_DOC = """
