@@ -211,3 +211,35 @@ def test_evaluate_command_measures_the_default_level_and_every_level(capsys):
     for games in ("0", "3"):
         with pytest.raises(SystemExit):
             main([str(SHIPPED_BOT), "--games", games])
+
+
+def test_every_main_job_option_reaches_its_config_field(monkeypatch):
+    """Each ``--some-option`` of ``python -m train.selfplay`` sets TrainConfig's ``some_option``: an option
+    parsed and then dropped would leave the job on its default without a word."""
+    import train.selfplay as selfplay
+
+    parser = selfplay.build_parser()
+    names = [action.dest for action in parser._actions if action.dest not in ("help", "game")]
+    seen = {}
+    monkeypatch.setattr(selfplay, "train", lambda cfg: seen.setdefault("cfg", cfg))
+    argv, expected = [], {}
+    defaults = selfplay.TrainConfig()
+    for name in names:
+        value = getattr(defaults, name)
+        flag = "--" + name.replace("_", "-")
+        if name in ("opponents", "variants"):
+            changed = next(c for c in (selfplay.OPPONENT_SETS if name == "opponents" else selfplay.VARIANT_SETS)
+                           if c != value)
+        elif name == "teacher":
+            changed = "heuristic"
+        elif name in ("out", "init_bot"):
+            changed = f"/tmp/{name}-elsewhere"
+        elif isinstance(value, float):
+            changed = value / 2 if 0 < value <= 1 else value + 1.5
+        else:
+            changed = value + 2
+        argv += [flag, str(changed)]
+        expected[name] = changed
+    selfplay.main(argv)
+    for name, changed in expected.items():
+        assert getattr(seen["cfg"], name) == changed, name

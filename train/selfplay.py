@@ -74,7 +74,8 @@ class TrainConfig:
         against the heuristic and each panel style (100 games each), the heuristic's imitated pair 0-10%.
     imitation_games: teacher games recorded for the warm start, against the fixed members in turn (0 skips
         it).
-    imitation_epochs: passes over those samples.
+    imitation_epochs: passes over those samples. 12: the default job with 12 won 39-91% against each panel
+        agent and 54% against the heuristic (400 games each), with 6 37-82% and 49%, in the same 25 minutes.
     dagger_rounds: rounds of DAgger after the first fit (each: ``imitation_games`` more games played by the
         student and labelled by the teacher, then a fit to all samples).
     num_envs: games per drive environment batch (large batches amortise the opponent's turns, which run
@@ -104,7 +105,7 @@ class TrainConfig:
     minutes: float = 25.0
     teacher: str = "spread_pass+power_run"
     imitation_games: int = 512
-    imitation_epochs: int = 6
+    imitation_epochs: int = 12
     dagger_rounds: int = 1
     imitation_lr: float = 1e-3
     num_envs: int = 2048
@@ -569,7 +570,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=d.seed, help="run seed (default %(default)s)")
     parser.add_argument("--num-envs", type=int, default=d.num_envs, help="games per drive env batch (default %(default)s)")
     parser.add_argument("--imitation-games", type=int, default=d.imitation_games,
-                        help="heuristic games for the warm start, 0 for none (default %(default)s)")
+                        help="the teacher's games for the warm start, 0 for none (default %(default)s)")
+    parser.add_argument("--imitation-epochs", type=int, default=d.imitation_epochs,
+                        help="passes over the warm start's samples (default %(default)s)")
     parser.add_argument("--eval-games", type=int, default=d.eval_games,
                         help="final evaluation games against each opponent, even, 0 for none (default %(default)s)")
     parser.add_argument("--round-steps", type=int, default=d.round_steps,
@@ -614,7 +617,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         cfg = TrainConfig(out=args.out, minutes=args.minutes, seed=args.seed, num_envs=args.num_envs,
-                          imitation_games=args.imitation_games, eval_games=args.eval_games,
+                          imitation_games=args.imitation_games, imitation_epochs=args.imitation_epochs,
+                          eval_games=args.eval_games,
                           round_steps=args.round_steps, n_steps=args.n_steps, threads=args.threads,
                           pool_size=args.pool_size, snapshot_share=args.snapshot_share,
                           league_games=args.league_games, opponents=args.opponents, variants=args.variants,
