@@ -182,6 +182,9 @@ class GameSpec:
       where ``active`` (bool [B]) is True, the others left as they are (their action ignored): the
       adapters step a few games of a batch in place of taking and putting back a sub-batch. None: they
       take and put.
+      ``legal_rows(state, rows) -> bool [k, num_actions]`` or None: ``legal_mask(state)[rows]`` (``rows``
+      int [k]) without building the whole batch's mask first: the adapters ask it for the few games of
+      an opponent round. None: ``legal_mask`` and then the rows.
 
     Scenarios (optional)
       ``scenarios``: None, or a mapping name -> named starting position with ``build(seeds, config) ->
@@ -231,6 +234,7 @@ class GameSpec:
     draws: bool = True
     step_reusing: Callable[..., Any] | None = None
     step_active: Callable[..., Any] | None = None
+    legal_rows: Callable[..., np.ndarray] | None = None
     learner_start: Callable[..., Any] | None = None
     learner_seat: Callable[..., np.ndarray] | None = None
     learner_reward: Callable[..., np.ndarray] | None = None
@@ -369,6 +373,9 @@ def check_game(spec: GameSpec, config=None, seed: int = 0, batch_size: int = 6, 
         assert legal.dtype == np.bool_ and legal.shape == (B, A), "legal_mask must be bool [B, num_actions]"
         assert np.array_equal(to_act < 0, over), "to_act must be -1 exactly when the game is over"
         assert not legal[over].any() and legal[~over].any(axis=1).all(), "a live game needs a legal action"
+        if spec.legal_rows is not None:
+            for rows in (np.arange(B), np.flatnonzero(~over), np.flatnonzero(over), np.arange(B)[::-2]):
+                assert np.array_equal(spec.legal_rows(state, rows), legal[rows]), "legal_rows must be legal_mask's rows"
         winner = spec.winner(state)
         assert np.isin(winner, (NO_WINNER, 0, 1, spec.draw_value)).all(), "winner codes: -1, 0, 1, draw_value"
         assert (winner[~spec.terminated(state)] == NO_WINNER).all(), "a winner in a game that is not over"

@@ -75,6 +75,10 @@ def test_check_game_catches_a_broken_spec():
         b, seed=seed + 1 if seeds is None else 0, config=config, seeds=seeds))
     with pytest.raises(AssertionError, match="lone game"):
         check_game(shifted, seed=3)
+    # a legal_rows hook that disagrees with legal_mask's rows (here: the rows in the wrong order)
+    reversed_rows = dataclasses.replace(GAME, legal_rows=lambda s, rows: tf.legal_action_mask(s)[np.asarray(rows)[::-1]])
+    with pytest.raises(AssertionError, match="legal_rows"):
+        check_game(reversed_rows, seed=3)
 
 
 def test_variant_configs():

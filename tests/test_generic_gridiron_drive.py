@@ -330,6 +330,24 @@ def test_the_drive_spec_meets_the_protocol(config):
     assert check_game(DRIVE, config, seed=3, batch_size=4, max_steps=80) >= 1
 
 
+def test_the_drive_legal_rows_are_the_masks_rows_with_handed_over_drives_cleared():
+    """``legal_rows`` (read by the adapters' opponent rounds) equals ``legal_mask``'s rows in every position
+    of random drives, drives handed over (all False) and live ones alike, rows in any order and repeated."""
+    rng = np.random.default_rng(11)
+    state = DRIVE.init(64, 5, None)
+    handed_over_seen = 0
+    for _ in range(60):
+        legal = DRIVE.legal_mask(state)
+        for rows in (rng.permutation(64)[:17], np.array([3, 3, 0]), np.arange(64)):
+            assert np.array_equal(DRIVE.legal_rows(state, rows), legal[rows])
+        handed_over_seen += int((DRIVE.to_act(state) < 0).sum())
+        if DRIVE.over(state).all():
+            break
+        actions = np.array([rng.choice(np.flatnonzero(r)) if r.any() else DRIVE.ignored_action for r in legal])
+        state = DRIVE.step(state, actions, None)
+    assert handed_over_seen > 0
+
+
 def test_a_drive_ends_when_the_ball_changes_hands_and_names_its_winner():
     """Random drives to their end: each ends with either team's drive count moved or the game over; the
     winner is the game's, else the team that gained more points in the drive, else the team with the ball

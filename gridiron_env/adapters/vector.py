@@ -351,8 +351,7 @@ class LearnerCore:
                 acting = np.flatnonzero(turn)
                 slots = acting if rows is None else rows[acting]
                 if random:  # the random opponent reads only the masks: no sub-batch to take
-                    legal = game.legal_mask(sub)
-                    chosen = self.opponent.draw(legal if count == size else legal[acting], slots)
+                    chosen = self.opponent.draw(_legal_of(game, sub, acting, count == size), slots)
                 else:
                     view = sub if count == size else game.take(sub, acting)
                     chosen = self._checked(self.opponent.actions(game, view, self.config, slots,
@@ -387,8 +386,7 @@ class LearnerCore:
             if games.size == 0:
                 return
             if random:  # the random opponent reads only the masks: no sub-batch to take
-                legal = game.legal_mask(s)
-                chosen = self.opponent.draw(legal if games.size == self.n else legal[games], games)
+                chosen = self.opponent.draw(_legal_of(game, s, games, games.size == self.n), games)
             else:
                 sub = s if games.size == self.n else game.take(s, games)
                 chosen = self._checked(self.opponent.actions(game, sub, self.config, games,
@@ -648,6 +646,16 @@ class GameVectorEnv(VectorEnv):
     def __repr__(self):
         return (f"{type(self).__name__}(game={self.game.name!r}, num_envs={self.num_envs}, "
                 f"autoreset_mode={self.autoreset_mode.value})")
+
+
+def _legal_of(game: GameSpec, state, rows, whole: bool) -> np.ndarray:
+    """bool [k, A]: the legal masks of ``state``'s games ``rows`` (all of them when ``whole``), by the game's
+    ``legal_rows`` where it has one (no mask of the whole batch built to read a few rows)."""
+    if whole:
+        return game.legal_mask(state)
+    if game.legal_rows is not None:
+        return game.legal_rows(state, rows)
+    return game.legal_mask(state)[rows]
 
 
 def _rows(game: GameSpec, state, keep):

@@ -334,6 +334,16 @@ def _legal_mask(d: DriveState) -> np.ndarray:
     return legal
 
 
+def _legal_rows(d: DriveState, rows) -> np.ndarray:
+    # ``_legal_mask(d)[rows]`` from the rows alone: the fancy index is the copy
+    rows = np.asarray(rows, dtype=np.int64)
+    legal = d.game.legal[rows]
+    moved = (d.game.drives[rows] != d.drives0[rows]).any(axis=1)
+    if moved.any():
+        legal[moved] = False
+    return legal
+
+
 def _to_act(d: DriveState) -> np.ndarray:
     to_act = d.game.to_act.astype(np.int64)  # the engine's is -1 already once the game is over
     to_act[_moved(d)] = -1
@@ -479,6 +489,7 @@ DRIVE = GameSpec(
     init=_init,
     step=_step,
     legal_mask=_legal_mask,
+    legal_rows=_legal_rows,
     observe=lambda d, team, config=None: observe(d.game, team, _engine_config(config)),
     to_act=_to_act,
     terminated=_terminated,
