@@ -5,6 +5,12 @@ shipped bot and every other panel agent; the README's "The panel" table.
     python benchmarks/panel_table.py --games 40 --only baselines   # a quick look
     python benchmarks/panel_table.py --out runs/panel      # also write table.md and pairs.csv there
     python benchmarks/panel_table.py --only speed          # decisions per second in a training-size batch
+    python benchmarks/panel_table.py --teams --only baselines --baselines bot   # the bot against every team
+
+``--agents`` also takes teams, ``OFFENCE+DEFENCE`` (``agents.panel.composite``: one style's offence with
+another's defence); ``--teams`` measures all twenty teams of two different styles. The league trains
+against the teams of ``agents.panel.TEAMS`` only, so the others are opponents the bot never met: a
+stand-in for a panel written outside the project.
 
 Every pair plays ``--games`` full games with ``train.tournament.run_tournament``: ``games / 2`` deals, each
 played from both sides from the same engine seed, so teams and coin tosses are balanced exactly; a
@@ -31,6 +37,7 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
 from agents.bot import DEFAULT_LEVEL, LEVELS, BotAgent  # noqa: E402
 from agents.heuristic import HeuristicAgent  # noqa: E402
 from agents.panel import PANEL  # noqa: E402
+from agents.panel.composite import composite_from_name  # noqa: E402
 from agents.random_agent import RandomAgent  # noqa: E402
 from gridiron_env.config import GameConfig  # noqa: E402
 from train.tournament import run_tournament  # noqa: E402
@@ -83,20 +90,29 @@ def main(argv=None) -> dict:
     parser.add_argument("--only", choices=("all", "baselines", "panel", "speed"), default="all",
                         help="the pairs to play: against the baselines, among the panel, or both; or the speed")
     parser.add_argument("--batch", type=int, default=2048, help="games in the batch of --only speed")
-    parser.add_argument("--agents", nargs="*", default=sorted(PANEL), help="panel agents to measure")
+    parser.add_argument("--agents", nargs="*", default=sorted(PANEL),
+                        help="panel agents or teams (OFFENCE+DEFENCE) to measure")
+    parser.add_argument("--teams", action="store_true",
+                        help="measure every team of two different panel styles instead of --agents")
+    parser.add_argument("--baselines", nargs="*", choices=BASELINES, default=list(BASELINES),
+                        help="the baselines of --only baselines (default all three)")
     parser.add_argument("--out", default=None, help="a directory for table.md and pairs.csv")
     args = parser.parse_args(argv)
     if args.games < 2 or args.games % 2:
         parser.error(f"--games must be an even number >= 2, got {args.games}")
-    unknown = [a for a in args.agents if a not in PANEL]
-    if unknown:
-        parser.error(f"unknown panel agents {unknown}; the panel is {sorted(PANEL)}")
+    if args.teams:
+        args.agents = [f"{o}+{d}" for o in sorted(PANEL) for d in sorted(PANEL) if o != d]
+    for name in args.agents:
+        try:
+            composite_from_name(name)
+        except ValueError as error:
+            parser.error(f"--agents: {error}")
     config = GameConfig()
     names = list(args.agents)
     if args.only == "speed":
         lines = [f"| agent | decisions/s at batch {args.batch} | ms per call |", "|---|---|---|"]
         for name in names + ["heuristic"]:
-            agent = HeuristicAgent() if name == "heuristic" else PANEL[name]()
+            agent = HeuristicAgent() if name == "heuristic" else composite_from_name(name)
             rate, per_call = decision_speed(agent, args.batch, config)
             lines.append(f"| {name} | {rate:,.0f} | {per_call * 1000:.0f} |")
             print(lines[-1], flush=True)
@@ -105,8 +121,8 @@ def main(argv=None) -> dict:
     own_time = {}
     if args.only in ("all", "baselines"):
         for name in names:
-            for opponent in BASELINES:
-                timed = _Timed(PANEL[name]())
+            for opponent in args.baselines:
+                timed = _Timed(composite_from_name(name))
                 row = play_pair(name, timed, opponent, baseline(opponent, args.bot), args.games, args.seed, config)
                 if opponent == "random":
                     own_time[name] = timed.seconds / row["games"]
@@ -115,7 +131,7 @@ def main(argv=None) -> dict:
     if args.only in ("all", "panel"):
         for i, a in enumerate(names):
             for b in names[i + 1:]:
-                row = play_pair(a, PANEL[a](), b, PANEL[b](), args.games, args.seed, config)
+                row = play_pair(a, composite_from_name(a), b, composite_from_name(b), args.games, args.seed, config)
                 rows.append(row)
                 mirrored = {**row, "agent": b, "opponent": a, "wins": row["losses"], "losses": row["wins"],
                             "win_rate": 1 - row["win_rate"], "win_low": 1 - row["win_high"],

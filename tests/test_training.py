@@ -234,12 +234,40 @@ def test_every_main_job_option_reaches_its_config_field(monkeypatch):
             changed = "heuristic"
         elif name in ("out", "init_bot"):
             changed = f"/tmp/{name}-elsewhere"
+        elif name == "teams":
+            changed = ("blitz+prevent", "power_run+spread_pass")
         elif isinstance(value, float):
             changed = value / 2 if 0 < value <= 1 else value + 1.5
         else:
             changed = value + 2
-        argv += [flag, str(changed)]
+        argv += [flag, *changed] if isinstance(changed, tuple) else [flag, str(changed)]
         expected[name] = changed
     selfplay.main(argv)
     for name, changed in expected.items():
         assert getattr(seen["cfg"], name) == changed, name
+
+
+def test_the_teams_join_the_league_and_a_bad_team_is_refused_naming_the_field():
+    import train.selfplay as selfplay
+
+    members = selfplay.fixed_members("panel", ("blitz+prevent", "ball_control+power_run"))
+    assert {"blitz+prevent", "ball_control+power_run"} <= set(members)
+    assert members["blitz+prevent"].name == "blitz+prevent"
+    assert not any("+" in name for name in selfplay.fixed_members("panel", ()))
+    assert set(selfplay.fixed_members("heuristic", ("blitz+prevent",))) == {"heuristic"}
+    assert selfplay.TrainConfig(teams=()).teams == ()
+    for bad in (("blitz",), ("blitz+blitz",), ("blitz+nobody",), ("blitz+prevent", "blitz+prevent"),
+                ["blitz+prevent"], (3,)):
+        with pytest.raises(ValueError, match="TrainConfig.teams"):
+            selfplay.TrainConfig(teams=bad)
+
+
+def test_the_teams_flag_alone_means_no_teams(monkeypatch):
+    import train.selfplay as selfplay
+
+    seen = {}
+    monkeypatch.setattr(selfplay, "train", lambda cfg: seen.setdefault("cfg", cfg))
+    selfplay.main(["--teams"])
+    assert seen["cfg"].teams == ()
+    with pytest.raises(SystemExit):
+        selfplay.main(["--teams", "blitz+nobody"])

@@ -46,6 +46,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.bot import DEFAULT_LEVEL, LEVELS, Bot, BotAgent, BotFileError
+from agents.panel.composite import TEAMS as DEFAULT_TEAMS
 from gridiron_env.config import GameConfig
 from train.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from train.export import actor_parameters, export_onnx, load_actor
@@ -87,7 +88,11 @@ class TrainConfig:
     pfsp_power: PFSP weighting, (1 - win rate) ** pfsp_power (0: uniform).
     league_games: full games (even) against every league member after each round: PFSP, Elo, TensorBoard.
     opponents: the league's fixed members: "panel" (the heuristic, every agent of agents.panel.PANEL and
-        the teams of two styles of agents.panel.composite.TEAMS) or "heuristic" (the heuristic alone).
+        the ``teams``) or "heuristic" (the heuristic alone).
+    teams: the teams of two styles ("OFFENCE+DEFENCE", ``agents.panel.composite``) that join the panel as
+        fixed members, and the evaluation's and the levels' opponents with it (default
+        ``agents.panel.composite.TEAMS``); the other teams stay opponents the bot never met
+        (``benchmarks/panel_table.py --teams`` plays them all).
     variants: the rule variants trained on: "all" (specials on/off x kick modes x targets 14-35) or
         "default" (the ``game`` config only).
     env_groups: drive envs per side and round, each under one variant (the default game always one of them).
@@ -124,6 +129,7 @@ class TrainConfig:
     pfsp_power: float = 2.0
     league_games: int = 16
     opponents: str = "panel"
+    teams: tuple[str, ...] = DEFAULT_TEAMS
     variants: str = "all"
     env_groups: int = 4
     level_games: int = 16
@@ -156,6 +162,27 @@ class TrainConfig:
         if self.init_bot is not None and (not isinstance(self.init_bot, str) or not self.init_bot):
             raise ValueError(f"TrainConfig.init_bot must be a bot file's path or None, got {self.init_bot!r}")
         make_teacher(self.teacher)  # ValueError naming the field for an unknown style
+        check_teams(self.teams)
+
+
+def check_teams(teams) -> None:
+    """ValueError naming ``TrainConfig.teams`` unless it is a tuple of distinct "OFFENCE+DEFENCE" names of
+    two different panel styles."""
+    from agents.panel.composite import composite_from_name
+
+    if not isinstance(teams, tuple) or not all(isinstance(t, str) for t in teams):
+        raise ValueError(f"TrainConfig.teams must be a tuple of 'OFFENCE+DEFENCE' names, got {teams!r}")
+    for team in teams:
+        offence, plus, defence = team.partition("+")
+        if not plus or offence == defence:
+            raise ValueError(f"TrainConfig.teams: {team!r} is not a team of two different panel styles "
+                             "('OFFENCE+DEFENCE')")
+        try:
+            composite_from_name(team)
+        except ValueError as err:
+            raise ValueError(f"TrainConfig.teams: {err}") from None
+    if len(set(teams)) != len(teams):
+        raise ValueError(f"TrainConfig.teams names a team twice: {list(teams)}")
 
 
 def make_teacher(name: str):
@@ -173,18 +200,18 @@ def make_teacher(name: str):
 
 # --- the league's members --------------------------------------------------------------------------------
 
-def fixed_members(opponents: str) -> dict:
+def fixed_members(opponents: str, teams: tuple[str, ...] = DEFAULT_TEAMS) -> dict:
     """The league's fixed members by name: the heuristic, and unless ``opponents`` is "heuristic" the
-    scripted panel and the teams of ``agents.panel.composite.TEAMS``."""
+    scripted panel and the ``teams`` (``TrainConfig.teams``)."""
     from agents.heuristic import HeuristicAgent
     from agents.panel import PANEL
 
-    from agents.panel.composite import TEAMS, composite_from_name
+    from agents.panel.composite import composite_from_name
 
     members = {"heuristic": HeuristicAgent()}
     if opponents == "panel":
         members.update({name: make() for name, make in PANEL.items()})
-        members.update({name: composite_from_name(name) for name in TEAMS})
+        members.update({name: composite_from_name(name) for name in teams})
     return members
 
 
@@ -246,7 +273,7 @@ def train(cfg: TrainConfig, log=print) -> dict:
     started = time.perf_counter()
     summary: dict = {"out": str(out)}
 
-    members = fixed_members(cfg.opponents)
+    members = fixed_members(cfg.opponents, cfg.teams)
     if cfg.teacher not in members:  # the warm start's teacher is a fixed member too: the learner must beat it
         members[cfg.teacher] = make_teacher(cfg.teacher)
     league = League(members, pool_size=cfg.pool_size, snapshot_share=cfg.snapshot_share, pfsp_power=cfg.pfsp_power)
@@ -293,7 +320,7 @@ def train(cfg: TrainConfig, log=print) -> dict:
         if cfg.imitation_games:
             bar.set_description("imitation")
             t0 = time.perf_counter()
-            teacher, opponents = make_teacher(cfg.teacher), list(fixed_members(cfg.opponents).values())
+            teacher, opponents = make_teacher(cfg.teacher), list(fixed_members(cfg.opponents, cfg.teams).values())
             held_out = by_side(record_teacher_games(teacher, opponents, max(2, cfg.imitation_games // 16),
                                                     cfg.seed + 78_787, game_config))
             if not resumed and init_bot is None:
@@ -355,7 +382,7 @@ def train(cfg: TrainConfig, log=print) -> dict:
         t0 = time.perf_counter()
         log("difficulty levels (win rate against the heuristic and the panel, pooled):")
         temperatures, rates = store_levels(out / "bot.npz", cfg.level_games, cfg.seed + 31337, game_config,
-                                           fixed_members(cfg.opponents), log)
+                                           fixed_members(cfg.opponents, cfg.teams), log)
         summary["levels"] = {"temperatures": temperatures, "win_rates": rates}
         log(f"levels stored in bot.npz ({time.perf_counter() - t0:.0f} s): " +
             ", ".join(f"{name} {t:g} ({r:.0%})" for name, t, r in zip(LEVELS, temperatures, rates)))
@@ -363,7 +390,7 @@ def train(cfg: TrainConfig, log=print) -> dict:
     if cfg.eval_games:
         t0 = time.perf_counter()
         summary["evaluation"] = evaluate(out / "bot.npz", cfg.eval_games, cfg.seed + 2024, game_config, log,
-                                         cfg.opponents)
+                                         cfg.opponents, cfg.teams)
         (out / "evaluation.md").write_text(summary["evaluation"]["markdown"])
         summary["evaluation_seconds"] = time.perf_counter() - t0
         log(f"evaluation: {summary['evaluation_seconds']:.0f} s")
@@ -503,19 +530,20 @@ def _table(rows, first_column: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def evaluation_opponents(opponents: str = "panel") -> dict:
+def evaluation_opponents(opponents: str = "panel", teams: tuple[str, ...] = DEFAULT_TEAMS) -> dict:
     """The evaluation's opponents by name: the random agent, then the league's fixed members."""
     from agents.random_agent import RandomAgent
 
-    return {"random": RandomAgent(), **fixed_members(opponents)}
+    return {"random": RandomAgent(), **fixed_members(opponents, teams)}
 
 
-def evaluate(bot_path, games: int, seed: int, game_config: GameConfig, log=print, opponents: str = "panel") -> dict:
+def evaluate(bot_path, games: int, seed: int, game_config: GameConfig, log=print, opponents: str = "panel",
+             teams: tuple[str, ...] = DEFAULT_TEAMS) -> dict:
     """The bot at its default level against the random agent, the heuristic and every panel agent,
     ``games`` (even) full games each, teams and coin tosses balanced."""
     temperature = BotAgent.load(bot_path, level=DEFAULT_LEVEL).temperature  # the file's own level
     rows = []
-    for label, opponent in evaluation_opponents(opponents).items():
+    for label, opponent in evaluation_opponents(opponents, teams).items():
         bot = BotAgent.load(bot_path, name="bot", temperature=temperature)
         rows.append({"opponent": label, "temperature": temperature,
                      **match_row(bot, opponent, games, seed, game_config)})
@@ -525,7 +553,7 @@ def evaluate(bot_path, games: int, seed: int, game_config: GameConfig, log=print
 
 
 def evaluate_levels(bot_path, games: int, seed: int, game_config: GameConfig, log=print,
-                    opponents: str = "panel") -> dict:
+                    opponents: str = "panel", teams: tuple[str, ...] = DEFAULT_TEAMS) -> dict:
     """Each difficulty level of the bot (its file's own, else ``agents.bot.LEVELS``) against the heuristic and
     every panel agent, ``games`` (even) full games each; a level's row pools its games against all of them."""
     from agents.bot import Bot
@@ -533,7 +561,7 @@ def evaluate_levels(bot_path, games: int, seed: int, game_config: GameConfig, lo
     rows, detail = [], []
     for level, temperature in Bot.load(bot_path).levels.items():
         pooled = {k: 0.0 for k in EVALUATION_COLUMNS}
-        for label, opponent in fixed_members(opponents).items():
+        for label, opponent in fixed_members(opponents, teams).items():
             bot = BotAgent.load(bot_path, name="bot", temperature=temperature)
             row = match_row(bot, opponent, games, seed, game_config)
             detail.append({"level": level, "opponent": label, "temperature": temperature, **row})
@@ -588,6 +616,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--opponents", choices=OPPONENT_SETS, default=d.opponents,
                         help="the league's fixed members: the heuristic and the panel, or the heuristic alone "
                              "(default %(default)s)")
+    parser.add_argument("--teams", nargs="*", default=list(d.teams), metavar="OFFENCE+DEFENCE",
+                        help="teams of two panel styles that join the league as fixed members (default: "
+                             f"{' '.join(d.teams)}; the flag alone for none)")
     parser.add_argument("--teacher", default=d.teacher,
                         help="the warm start's teacher: heuristic, a panel style or OFFENCE+DEFENCE (default %(default)s)")
     parser.add_argument("--dagger-rounds", type=int, default=d.dagger_rounds,
@@ -623,7 +654,7 @@ def main(argv=None):
                           pool_size=args.pool_size, snapshot_share=args.snapshot_share,
                           league_games=args.league_games, opponents=args.opponents, variants=args.variants,
                           level_games=args.level_games, teacher=args.teacher, dagger_rounds=args.dagger_rounds,
-                          init_bot=args.init_bot)
+                          init_bot=args.init_bot, teams=tuple(args.teams))
     except ValueError as err:
         parser.error(str(err))
     try:
