@@ -15,7 +15,8 @@ stand-in for a panel written outside the project.
 Every pair plays ``--games`` full games with ``train.tournament.run_tournament``: ``games / 2`` deals, each
 played from both sides from the same engine seed, so teams and coin tosses are balanced exactly; a
 truncated game counts half a win. Each cell is the row agent's win rate with its 95% Wilson interval. The
-bot is ``gridiron_env/data/bot.npz`` (or ``--bot``) at its default level (``agents.bot.DEFAULT_LEVEL``).
+bot is ``gridiron_env/data/bot.npz`` (or ``--bot``) at its default level (``agents.bot.DEFAULT_LEVEL``),
+at the temperature its file stores for it, as ``train.evaluate`` plays it.
 The speed table gives each panel agent's own time per game against the random agent (the engine's steps
 and the opponent's moves excluded) and the seconds of its match with the heuristic; ``--only speed``
 measures decisions per second of each panel agent and of the heuristic in a batch of ``--batch`` games
@@ -34,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
-from agents.bot import DEFAULT_LEVEL, LEVELS, BotAgent  # noqa: E402
+from agents.bot import DEFAULT_LEVEL, BotAgent  # noqa: E402
 from agents.heuristic import HeuristicAgent  # noqa: E402
 from agents.panel import PANEL  # noqa: E402
 from agents.panel.composite import composite_from_name  # noqa: E402
@@ -67,7 +68,7 @@ def baseline(name: str, bot_path) -> object:
         return RandomAgent()
     if name == "heuristic":
         return HeuristicAgent()
-    return BotAgent.load(bot_path, name="bot", temperature=LEVELS[DEFAULT_LEVEL])
+    return BotAgent.load(bot_path, name="bot", level=DEFAULT_LEVEL)  # the level as the file stores it
 
 
 def play_pair(a_name, a, b_name, b, games, seed, config) -> dict:

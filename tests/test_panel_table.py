@@ -39,3 +39,12 @@ def test_an_unknown_agent_or_team_is_refused_naming_it(name, capsys):
     with pytest.raises(SystemExit):
         _module().main(["--agents", name, "--only", "baselines", "--games", "2"])
     assert "--agents" in capsys.readouterr().err
+
+
+def test_the_bot_plays_at_the_level_its_file_stores(tmp_path):
+    from agents.bot import Bot
+
+    bot = Bot.load(ROOT / "gridiron_env" / "data" / "bot.npz")
+    bot.set_levels([2.9, 1.7, 0.77])  # easy, medium, hard: a hard level no default table holds
+    bot.save(tmp_path / "bot.npz")
+    assert _module().baseline("bot", tmp_path / "bot.npz").temperature == pytest.approx(0.77)  # stored as float32
