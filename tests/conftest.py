@@ -89,3 +89,15 @@ def batch_of(state, n: int, seed: int):
     batch.rng_counter[:] = 0
     return batch
 
+
+
+def benchmark_module(name: str):
+    """The script ``benchmarks/<name>.py`` loaded as a module (the folder is not a package)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

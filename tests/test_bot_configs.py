@@ -1,20 +1,13 @@
 """benchmarks/bot_configs.py: the bot measured under every rule set a user can choose."""
 
-import importlib.util
-from pathlib import Path
-
 import pytest
+from conftest import benchmark_module
 
 from gridiron_env.config import GameConfig
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 def _module():
-    spec = importlib.util.spec_from_file_location("bot_configs", ROOT / "benchmarks" / "bot_configs.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_module("bot_configs")
 
 
 def test_rule_sets_cover_specials_kicks_and_targets_default_first():

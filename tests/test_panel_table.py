@@ -1,18 +1,15 @@
 """benchmarks/panel_table.py: the panel's table, and the bot against teams it never trained on."""
 
-import importlib.util
 from pathlib import Path
 
 import pytest
+from conftest import benchmark_module
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _module():
-    spec = importlib.util.spec_from_file_location("panel_table", ROOT / "benchmarks" / "panel_table.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_module("panel_table")
 
 
 def test_a_team_plays_the_chosen_baselines_only(tmp_path):
