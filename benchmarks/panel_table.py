@@ -9,7 +9,7 @@ shipped bot and every other panel agent; the README's "The panel" table.
 
 ``--agents`` also takes teams, ``OFFENCE+DEFENCE`` (``agents.panel.composite``: one style's offence with
 another's defence); ``--teams`` measures all twenty teams of two different styles. The league trains
-against the teams of ``agents.panel.TEAMS`` only, so the others are opponents the bot never met: a
+against the teams of ``agents.panel.composite.TEAMS`` only, so the others are opponents the bot never met: a
 stand-in for a panel written outside the project.
 
 Every pair plays ``--games`` full games with ``train.tournament.run_tournament``: ``games / 2`` deals, each
@@ -38,7 +38,7 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
 from agents.bot import DEFAULT_LEVEL, BotAgent  # noqa: E402
 from agents.heuristic import HeuristicAgent  # noqa: E402
 from agents.panel import PANEL  # noqa: E402
-from agents.panel.composite import composite_from_name  # noqa: E402
+from agents.panel.composite import all_teams, composite_from_name  # noqa: E402
 from agents.random_agent import RandomAgent  # noqa: E402
 from gridiron_env.config import GameConfig  # noqa: E402
 from train.tournament import run_tournament  # noqa: E402
@@ -102,7 +102,7 @@ def main(argv=None) -> dict:
     if args.games < 2 or args.games % 2:
         parser.error(f"--games must be an even number >= 2, got {args.games}")
     if args.teams:
-        args.agents = [f"{o}+{d}" for o in sorted(PANEL) for d in sorted(PANEL) if o != d]
+        args.agents = all_teams()
     for name in args.agents:
         try:
             composite_from_name(name)

@@ -90,7 +90,6 @@ def batch_of(state, n: int, seed: int):
     return batch
 
 
-
 def benchmark_module(name: str):
     """The script ``benchmarks/<name>.py`` loaded as a module (the folder is not a package)."""
     import importlib.util

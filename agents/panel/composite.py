@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .common import PanelAgent
 
-__all__ = ["composite", "composite_from_name", "CompositeAgent", "TEAMS"]
+__all__ = ["all_teams", "composite", "composite_from_name", "CompositeAgent", "TEAMS"]
 
 # Teams the league keeps as fixed members beside the panel: the strongest pairing of a sweep over every
 # style's offence with every style's defence (48 balanced games against the heuristic and each panel agent:
@@ -68,6 +68,13 @@ def composite(offence: str, defence: str) -> CompositeAgent:
         if name not in PANEL:
             raise ValueError(f"{role} style must be one of {sorted(PANEL)}, got {name!r}")
     return CompositeAgent(PANEL[offence], PANEL[defence])
+
+
+def all_teams() -> list[str]:
+    """Every team of two different panel styles, ``"OFFENCE+DEFENCE"``, sorted by offence then defence."""
+    from . import PANEL
+
+    return [f"{offence}+{defence}" for offence in sorted(PANEL) for defence in sorted(PANEL) if offence != defence]
 
 
 def composite_from_name(name: str):
