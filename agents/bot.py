@@ -45,10 +45,27 @@ LEVELS = {"easy": 2.5, "medium": 2.0, "hard": 0.3}
 # better than the plain best action and never loops on free handoffs.
 DEFAULT_LEVEL = "hard"
 MASKED_LOGIT = -1e8
-_ACTIVATIONS = {
+ACTIVATIONS = {
     "tanh": np.tanh,
     "relu": lambda x: np.maximum(x, 0.0),
 }
+
+def mlp_forward(layers, activation: str, x: np.ndarray) -> np.ndarray:
+    """A dense net over a batch of rows: ``layers`` (W [in, out], b [out]) with ``activation`` between them.
+
+    Each row's product with W is its own matrix product (a stacked ``matmul`` of 1-row matrices), never one
+    product over the batch: BLAS picks its float32 kernel, and so its rounding, by the matrix's shape, so a
+    batched product would give a game's logits last-bit differences with the other games in its batch,
+    and now and then a different move. Per row, a game's logits depend on its own features alone."""
+    act = ACTIVATIONS[activation]
+    with np.errstate(over="ignore", invalid="ignore"):  # a wild net's inf/nan is handled by the caller
+        for i, (w, b) in enumerate(layers):
+            x = np.matmul(x[:, None, :], w)[:, 0] + b
+            if i < len(layers) - 1:
+                x = act(x)
+    return x
+
+
 # A damaged net's +-inf / nan logits become this (finite, so the legal choice and sampling stay defined).
 _LOGIT_CAP = np.float32(1e30)
 
@@ -96,7 +113,7 @@ FIELDS: tuple[Field, ...] = (
     Field("format", "U", 0, "the format name", choices=(FORMAT,)),
     Field("features_size", "iu", 0, "the observation length", low=1, high=MAX_SIZE),
     Field("num_actions", "iu", 0, "the number of actions", low=1, high=MAX_SIZE),
-    Field("activation", "U", 0, "the hidden layers' activation", choices=tuple(_ACTIVATIONS)),
+    Field("activation", "U", 0, "the hidden layers' activation", choices=tuple(ACTIVATIONS)),
     Field("on_offence_index", "iu", 0, "the index of the on_offence feature", low=0, high=MAX_SIZE - 1),
     Field("offence_layers", "iu", 0, "the offence net's number of layers", low=1, high=MAX_LAYERS),
     Field("defence_layers", "iu", 0, "the defence net's number of layers", low=1, high=MAX_LAYERS),
@@ -281,8 +298,8 @@ class Bot:
     def __init__(self, offence: list[tuple[np.ndarray, np.ndarray]], defence: list[tuple[np.ndarray, np.ndarray]],
                  activation: str, on_offence_index: int, features_size: int, num_actions: int,
                  metadata: dict | None = None):
-        if activation not in _ACTIVATIONS:
-            raise BotFileError(f"activation must be one of {sorted(_ACTIVATIONS)}, got {activation!r}")
+        if activation not in ACTIVATIONS:
+            raise BotFileError(f"activation must be one of {sorted(ACTIVATIONS)}, got {activation!r}")
         if not 0 <= int(on_offence_index) < int(features_size):
             raise BotFileError(f"on_offence_index must be a feature index from 0 to {int(features_size) - 1}, "
                                f"got {on_offence_index}")
@@ -390,15 +407,6 @@ class Bot:
 
     # --- inference -------------------------------------------------------------------------------------
 
-    def _forward(self, layers, x):
-        act = _ACTIVATIONS[self.activation]
-        with np.errstate(over="ignore", invalid="ignore"):  # a wild net's inf/nan is handled in act()
-            for i, (w, b) in enumerate(layers):
-                x = x @ w + b
-                if i < len(layers) - 1:
-                    x = act(x)
-        return x
-
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """Raw logits [batch, num_actions] (float32) of the net chosen by each row's on_offence feature."""
         x = np.atleast_2d(np.asarray(observation, dtype=np.float32))
@@ -410,9 +418,9 @@ class Bot:
         on_offence = x[:, self.on_offence_index] > 0.5
         out = np.empty((x.shape[0], self.num_actions), dtype=np.float32)
         if on_offence.any():
-            out[on_offence] = self._forward(self.offence, x[on_offence])
+            out[on_offence] = mlp_forward(self.offence, self.activation, x[on_offence])
         if (~on_offence).any():
-            out[~on_offence] = self._forward(self.defence, x[~on_offence])
+            out[~on_offence] = mlp_forward(self.defence, self.activation, x[~on_offence])
         return out
 
     def act(self, observation, action_mask, temperature: float = 0.0, rng: np.random.Generator | None = None,

@@ -135,16 +135,13 @@ def test_shipped_bot_loads_and_acts_exactly_as_its_arrays_say():
     masks = rng.random((400, int(raw["num_actions"]))) < 0.2
     masks[np.arange(400), rng.integers(0, masks.shape[1], 400)] = True
 
-    def forward(net, x):
+    def forward(net, x):  # each row's product on its own, as the bot runs it (see the test below)
         for i in range(int(raw[f"{net}_layers"])):
-            x = x @ raw[f"{net}_w{i}"] + raw[f"{net}_b{i}"]
+            x = np.matmul(x[:, None, :], raw[f"{net}_w{i}"])[:, 0] + raw[f"{net}_b{i}"]
             if i < int(raw[f"{net}_layers"]) - 1:
                 x = np.tanh(x) if str(raw["activation"]) == "tanh" else np.maximum(x, 0)
         return x
 
-    # each side's net over its own rows, as the bot runs it: a float32 matrix product over all 400 rows can
-    # round differently from one over a subset (BLAS picks its kernel by shape and CPU), so only the same
-    # products can be held to the bit
     on = obs[:, int(raw["on_offence_index"])] > 0.5
     logits = np.empty((400, int(raw["num_actions"])), dtype=np.float32)
     logits[on], logits[~on] = forward("offence", obs[on]), forward("defence", obs[~on])
@@ -159,6 +156,27 @@ def test_shipped_bot_loads_and_acts_exactly_as_its_arrays_say():
         p /= p.sum(axis=1, keepdims=True)
         expected = (p.cumsum(1) > u[:, None]).argmax(1)
         np.testing.assert_array_equal(bot.act(obs, masks, temperature, uniforms=u), expected)
+
+
+def test_a_rows_logits_do_not_depend_on_the_other_rows_of_its_batch():
+    """A game's logits are its own: the shipped bot's logits for a row are the same to the bit whether the
+    row is scored alone, in a smaller or larger batch, in another order, or from a buffer at another
+    alignment (a float32 product over the whole batch rounds by the batch's shape, which made a game's
+    sampled move depend, now and then, on the other games of its batch)."""
+    bot = Bot.load(SHIPPED)
+    rng = np.random.default_rng(11)
+    obs = rng.standard_normal((300, bot.features_size)).astype(np.float32)
+    obs[:, bot.on_offence_index] = rng.random(300) < 0.5
+    full = bot.logits(obs)
+    for rows in (np.arange(1), np.arange(3), np.arange(37), rng.permutation(300), rng.choice(300, 120)):
+        np.testing.assert_array_equal(bot.logits(obs[rows]), full[rows])
+    for row in (0, 5, 299):
+        np.testing.assert_array_equal(bot.logits(obs[row]), full[row:row + 1])
+    shifted = np.empty(obs.size + 3, np.float32)[3:].reshape(obs.shape)  # another alignment in memory
+    shifted[:] = obs
+    np.testing.assert_array_equal(bot.logits(shifted), full)
+    bigger = np.concatenate([obs, rng.standard_normal((1700, bot.features_size)).astype(np.float32)])
+    np.testing.assert_array_equal(bot.logits(bigger)[:300], full)
 
 
 # ------------------------------------------------------------------------------------------ bytes

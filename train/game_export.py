@@ -40,8 +40,8 @@ import zipfile
 import numpy as np
 
 from agents.bot import (
-    MASKED_LOGIT, MAX_LAYERS, MAX_MEMBER_BYTES, MAX_SIZE, MAX_TOTAL_BYTES, BotFileError, Field,
-    display_name, read_bot_file, short_reason,
+    ACTIVATIONS, MASKED_LOGIT, MAX_LAYERS, MAX_MEMBER_BYTES, MAX_SIZE, MAX_TOTAL_BYTES, BotFileError, Field,
+    display_name, mlp_forward, read_bot_file, short_reason,
 )
 from agents.bot import _read_array as _read_checked_array  # one .npy reader, checked against a Field row
 from gridiron_env.protocol import GameSpec, get_game
@@ -50,7 +50,6 @@ __all__ = ["FORMAT", "FIELDS", "GameBotFileError", "GameBot", "GameOnnxBot", "ex
            "export_onnx", "policy_layers", "layout_digest", "masked_choice"]
 
 FORMAT = "game-bot-v1"
-ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
 _LOGIT_CAP = np.float32(1e30)
 _LAYER = r"[wb](0|[1-9][0-9]?)"
 
@@ -268,13 +267,7 @@ class GameBot:
         x = np.atleast_2d(np.asarray(observation, dtype=np.float32))
         if x.ndim != 2 or x.shape[1] != self.features_size:
             raise ValueError(f"observation must be [batch, {self.features_size}], got shape {x.shape}")
-        act = ACTIVATIONS[self.activation]
-        with np.errstate(over="ignore", invalid="ignore"):
-            for i, (w, b) in enumerate(self.layers):
-                x = x @ w + b
-                if i < len(self.layers) - 1:
-                    x = act(x)
-        return x.astype(np.float32, copy=False)
+        return mlp_forward(self.layers, self.activation, x).astype(np.float32, copy=False)
 
     def act(self, observation, action_mask, temperature: float = 0.0, uniforms=None, rng=None) -> np.ndarray:
         """int64 [batch]: a legal action per row (see :func:`masked_choice`)."""
