@@ -8,11 +8,13 @@ up the diagram toward rows 1-3, team two down). Players a scenario does not need
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from agents import Agent, HeuristicAgent, RandomAgent, play_games, visible_view
+from agents.bot import BotAgent
 from gridiron_env import GameConfig, action_id, action_name, init, step, to_diagram
 from gridiron_env.core import actions as A
 from gridiron_env.core.chance import ScriptedChance
@@ -21,6 +23,8 @@ from gridiron_env.core.geometry import DISTANCE, NEIGHBOUR, TAGS
 from gridiron_env.core.invariants import check_invariants
 from gridiron_env.core.state import KICK_DECISION, PLAY, SCRAMBLE, SPECIALS_PICK, State
 from gridiron_env.core.scenario import position
+
+SHIPPED_BOT = Path(__file__).resolve().parents[1] / "gridiron_env" / "data" / "bot.npz"
 
 CFG = GameConfig()
 
@@ -119,8 +123,13 @@ def test_every_action_either_agent_returns_is_legal(one, two):
 def test_game_i_of_a_batch_plays_exactly_like_a_lone_game():
     # Per-game random streams: game i's actions depend only on its seed and its own history.
     config = GameConfig(target_score=7, max_steps=400)
+
+    def sampling_bot():  # the shipped bot's logits, and so its samples, are per game too
+        return BotAgent.load(SHIPPED_BOT, temperature=1.0)
+
     for make_one, make_two in ((HeuristicAgent, RandomAgent), (RandomAgent, HeuristicAgent),
-                               (lambda: HeuristicAgent(special=None), HeuristicAgent)):
+                               (lambda: HeuristicAgent(special=None), HeuristicAgent),
+                               (sampling_bot, HeuristicAgent)):
         batch_state, batch_hist = run_games(make_one(), make_two(), 4, seed=40, config=config)
         for i in range(4):
             lone_state, lone_hist = run_games(make_one(), make_two(), 1, seed=40 + i, config=config)
