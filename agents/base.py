@@ -23,7 +23,8 @@ agents that want the guarantee by construction.
 count, so an agent's random choices depend only on (seed, game step), whatever the calling pattern.
 
 :func:`play_games` plays two agents against each other over a batch of full games and returns a
-:class:`MatchResult` (wins, scores, lengths, truncations).
+:class:`MatchResult` (wins, scores, lengths, truncations). :class:`TeamOfUnits` makes one team of two
+agents: one's offence, the other's defence.
 """
 
 from __future__ import annotations
@@ -114,6 +115,32 @@ def _accepts_games(agent) -> bool:
         return "games" in inspect.signature(agent.act).parameters
     except (TypeError, ValueError):
         return False
+
+
+class TeamOfUnits:
+    """A team whose offensive unit is one agent and whose defensive unit another: wherever the team to act
+    had the ball at the snap (``state.offence``) it plays ``offence``'s move, elsewhere ``defence``'s (the
+    split of the bot's two nets, by the observation's on_offence feature). Each unit keeps its own per-game
+    streams, so it decides as it would for a whole team of its own."""
+
+    def __init__(self, offence, defence, name: str | None = None):
+        self.offence, self.defence = offence, defence
+        self.name = name or f"{offence.name} offence, {defence.name} defence"
+
+    def reset(self, seeds) -> None:
+        self.offence.reset(seeds)
+        if self.defence is not self.offence:
+            self.defence.reset(seeds)
+
+    def act(self, state: State, config: GameConfig | None = None, games=None) -> np.ndarray:
+        games = np.arange(state.batch_size) if games is None else np.asarray(games, dtype=np.int64)
+        actions = np.zeros(state.batch_size, dtype=np.int64)
+        on_offence = state.to_act[games] == state.offence[games]
+        for unit, rows in ((self.offence, games[on_offence]), (self.defence, games[~on_offence])):
+            if rows.size:
+                out = unit.act(state, config, games=rows) if _accepts_games(unit) else unit.act(state, config)
+                actions[rows] = np.asarray(out)[rows]
+        return actions
 
 
 @dataclass

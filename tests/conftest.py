@@ -100,3 +100,26 @@ def benchmark_module(name: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def random_bot(widths=(16,), seed: int = 0, weight_std: float = 0.1, bias_std: float = 0.0, one_net: bool = False):
+    """A ``agents.bot.Bot`` of random weights (normal, ``weight_std``; biases ``bias_std``, zero for 0) with
+    hidden ``widths``: legal but aimless football. ``one_net``: the offence and the defence share one net
+    (else the offence's is drawn first)."""
+    import numpy as np
+
+    from agents.bot import Bot
+    from gridiron_env.core.actions import NUM_ACTIONS
+    from gridiron_env.core.observe import FEATURE_LAYOUT, FEATURES_SIZE
+
+    rng = np.random.default_rng(seed)
+    sizes = [FEATURES_SIZE, *widths, NUM_ACTIONS]
+
+    def net():
+        return [(rng.normal(0, weight_std, (a, b)).astype(np.float32),
+                 rng.normal(0, bias_std, b).astype(np.float32) if bias_std else np.zeros(b, np.float32))
+                for a, b in zip(sizes, sizes[1:])]
+
+    offence = net()
+    defence = offence if one_net else net()
+    return Bot(offence, defence, "tanh", FEATURE_LAYOUT["on_offence"][0].start, FEATURES_SIZE, NUM_ACTIONS)

@@ -9,6 +9,8 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
+from conftest import random_bot  # noqa: E402
+
 
 def _mean_drive_reward(model, episodes=512, seed=999):
     from gridiron_env.envs.vector import GridironOffenceVectorEnv
@@ -88,18 +90,7 @@ def test_training_job_runs_exports_evaluates_and_resumes(tmp_path):
 
 
 def _random_bot(widths, seed=5):
-    from agents.bot import Bot
-    from gridiron_env.core.actions import NUM_ACTIONS
-    from gridiron_env.core.observe import FEATURE_LAYOUT, FEATURES_SIZE
-
-    rng = np.random.default_rng(seed)
-    sizes = [FEATURES_SIZE, *widths, NUM_ACTIONS]
-
-    def net():
-        return [(rng.normal(0, 0.3, (a, b)).astype(np.float32), rng.normal(0, 0.1, b).astype(np.float32))
-                for a, b in zip(sizes, sizes[1:])]
-
-    return Bot(net(), net(), "tanh", FEATURE_LAYOUT["on_offence"][0].start, FEATURES_SIZE, NUM_ACTIONS)
+    return random_bot(widths, seed=seed, weight_std=0.3, bias_std=0.1)
 
 
 def _same_nets(a, b) -> bool:
@@ -131,6 +122,35 @@ def test_a_run_goes_on_from_a_bot_file_its_first_round_fitting_the_critics_only(
         train(cfg, log=lines.append)
     train(dataclasses.replace(cfg, init_bot=None), log=lines.append)  # resumes: now the actors learn
     assert not _same_nets(Bot.load(out / "bot.npz"), start)
+
+
+def test_the_defence_teacher_teaches_the_exported_defence_and_leaves_the_offence(tmp_path):
+    """defence_teacher: after the rounds the defence net is fitted to the teacher's defence (train.distill)
+    before the export; the offence is the rounds' own (here the file's: the one round trains critics only)."""
+    from agents.bot import Bot
+    from train.selfplay import TrainConfig, train
+
+    torch.set_num_threads(1)
+    start = _random_bot((32, 32))
+    start.save(tmp_path / "start.npz")
+    cfg = TrainConfig(out=str(tmp_path / "run"), minutes=0.0, imitation_games=0, num_envs=8, n_steps=16,
+                      batch_size=64, round_steps=128, eval_games=0, league_games=2, opponents="heuristic",
+                      env_groups=1, threads=1, level_games=0, progress_bar=False, net_arch=(32, 32),
+                      variants="default", init_bot=str(tmp_path / "start.npz"), defence_teacher="power_run",
+                      distil_games=8, distil_rounds=1, imitation_epochs=4, game={"target_score": 7})
+    lines = []
+    summary = train(cfg, log=lines.append)
+    exported = Bot.load(tmp_path / "run" / "bot.npz")
+    assert all(np.array_equal(w, w0) for (w, _), (w0, _) in zip(exported.offence, start.offence))
+    assert not np.array_equal(exported.defence[0][0], start.defence[0][0])
+    taught = summary["distil"]
+    assert taught["teacher"] == "power_run" and len(taught["fits"]) == 2
+    assert taught["agreement_after"] > taught["agreement_before"], taught
+    assert any(line.startswith("the defence taught by power_run") for line in lines)
+    with pytest.raises(ValueError, match="TrainConfig.defence_teacher must be"):
+        TrainConfig(defence_teacher="chess")
+    with pytest.raises(ValueError, match="TrainConfig.distil_games"):
+        TrainConfig(distil_games=1)
 
 
 def test_the_main_job_refuses_an_unfit_or_corrupt_init_bot_in_one_line(tmp_path, capsys):
@@ -232,6 +252,8 @@ def test_every_main_job_option_reaches_its_config_field(monkeypatch):
                            if c != value)
         elif name == "teacher":
             changed = "heuristic"
+        elif name == "defence_teacher":
+            changed = "blitz" if value != "blitz" else "prevent"
         elif name in ("out", "init_bot"):
             changed = f"/tmp/{name}-elsewhere"
         elif name == "teams":

@@ -1,0 +1,220 @@
+"""Teach one unit of a bot a teacher's football: fit the bot's defence net (or its offence net) to a
+teacher's moves, with DAgger in the positions the bot itself reaches; the other net stays as it is.
+
+    python -m train.distill gridiron_env/data/bot.npz --teacher power_run --out runs/distill/bot.npz
+
+Why: league self-play gave the shipped bot a strong offence and a weak defence. The 389-round bot's offence
+with the power wall's defence (``agents.panel.power``) as one team (``agents.base.TeamOfUnits``) won
+87.5-95.2% against the heuristic, each panel style and three teams (400 balanced games each), where the bot
+itself won 65.8-84.2%; the bot's defence with the spread passing offence won 28.5% against the team of
+spread passing and the power wall. PPO had not found that defence in 389 rounds; imitation puts the net
+next to it.
+
+Stages:
+
+1. **The teacher team**: the bot's own other unit (at its ``hard`` level) with the ``teacher``'s unit for
+   ``side`` plays ``games`` full games against the league's fixed members in turn (the heuristic, the panel
+   and ``agents.panel.composite.TEAMS``); every decision of that unit is recorded: the features from the
+   acting side, the legal mask and the teacher's move (``train.learners.record_teacher_games``).
+2. **The fit**: the side's net, starting from the bot's, is fitted to those moves by cross-entropy over the
+   legal actions (``train.learners.fit_masked``, ``epochs`` passes, Adam at ``lr``).
+3. **DAgger**, ``dagger_rounds`` times: the bot with its new net plays ``games`` more itself (both units,
+   at its ``hard`` level), the teacher labels the unit's positions it reaches, and the net is fitted again
+   to every sample so far.
+4. **Levels**: the new bot's difficulty levels are measured (``train.levels``, ``level_games`` games
+   against each fixed member per probed temperature) and stored in the file written to ``out``; with
+   ``level_games`` 0 the file stores none (the defaults of ``agents.bot.LEVELS``).
+
+It prints, per fit, the samples and the training accuracy, and the net's agreement with the teacher on
+held-out teacher games (``games // 8``, at least 8, another seed) before and after. Teachers: ``heuristic``, a panel
+style, or a team ``OFFENCE+DEFENCE`` (its unit for ``side`` teaches).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from train.learners import SIDES
+from train.settings import check_choice, check_int, check_number
+
+
+@dataclass(frozen=True)
+class DistillConfig:
+    """Settings of :func:`distil`. ``side``: the unit taught ("offence" or "defence"); ``teacher``: the
+    teacher's name (``train.selfplay.make_teacher``); ``games``: teacher games recorded at first and
+    student games per DAgger round; ``epochs``: passes over the samples per fit; ``lr``: Adam's step size;
+    ``level_games``: games (even) per fixed member and probed temperature for the levels, 0 for none."""
+
+    teacher: str = "power_run"
+    side: str = "defence"
+    games: int = 1024
+    epochs: int = 16
+    dagger_rounds: int = 3
+    lr: float = 1e-3
+    seed: int = 0
+    level_games: int = 32
+    threads: int = 2
+
+    def __post_init__(self):
+        owner = "DistillConfig"
+        check_choice(owner, "side", self.side, SIDES)
+        check_int(owner, "games", self.games, 2)
+        check_int(owner, "epochs", self.epochs, 1)
+        check_int(owner, "dagger_rounds", self.dagger_rounds, 0)
+        check_number(owner, "lr", self.lr, 1e-7, 1.0)
+        check_int(owner, "seed", self.seed, 0)
+        check_int(owner, "level_games", self.level_games, 0, even=True)
+        check_int(owner, "threads", self.threads, 1)
+        from train.selfplay import make_teacher
+
+        make_teacher(self.teacher, "DistillConfig.teacher")
+
+
+def torch_net(layers, activation: str):
+    """A torch ``Sequential`` of a bot net's ``layers`` (W [in, out], b [out]) with ``activation`` between
+    them, its weights copied in; returns (net, its Linear layers in order)."""
+    import torch
+
+    modules, linears = [], []
+    for i, (w, b) in enumerate(layers):
+        linear = torch.nn.Linear(w.shape[0], w.shape[1])
+        with torch.no_grad():
+            linear.weight.copy_(torch.from_numpy(np.ascontiguousarray(w.T, dtype=np.float32)))
+            linear.bias.copy_(torch.from_numpy(np.asarray(b, dtype=np.float32)))
+        modules.append(linear)
+        linears.append(linear)
+        if i < len(layers) - 1:
+            modules.append(torch.nn.Tanh() if activation == "tanh" else torch.nn.ReLU())
+    return torch.nn.Sequential(*modules), linears
+
+
+def net_layers(linears) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The bot-file layers (W [in, out], b [out], float32) of torch Linear layers."""
+    return [(linear.weight.detach().numpy().T.copy(), linear.bias.detach().numpy().copy()) for linear in linears]
+
+
+def teacher_agreement(net, samples) -> float:
+    """Share of (features, mask, move) samples where the net's best legal move is the teacher's."""
+    import torch
+
+    observations, masks, moves = samples
+    if not len(moves):
+        return float("nan")
+    with torch.no_grad():
+        logits = net(torch.as_tensor(observations)).numpy()
+    return float((np.where(masks, logits, -np.inf).argmax(1) == moves).mean())
+
+
+def distil(bot, cfg: DistillConfig, game_config=None, log=print):
+    """The bot with its ``cfg.side`` net fitted to ``cfg.teacher``'s unit (see the module docstring), and a
+    summary: samples, the training accuracy of each fit, the held-out agreement before and after. The
+    returned bot stores no levels (the old ones were measured for the old net)."""
+    import torch
+
+    from agents.base import TeamOfUnits
+    from agents.bot import Bot, BotAgent
+    from gridiron_env.config import GameConfig
+    from train.learners import by_side, fit_masked, record_teacher_games
+    from train.selfplay import fixed_members, make_teacher
+
+    torch.set_num_threads(cfg.threads)
+    game_config = game_config or GameConfig()
+    temperature = bot.levels["hard"]
+    other = "defence" if cfg.side == "offence" else "offence"
+    own_units = BotAgent(bot, name="bot", temperature=temperature)
+    teacher_unit = make_teacher(cfg.teacher)
+    units = {cfg.side: teacher_unit, other: own_units}
+    teacher = TeamOfUnits(units["offence"], units["defence"], name=f"{cfg.teacher} {cfg.side} with the bot's {other}")
+    opponents = list(fixed_members("panel").values())
+    net, linears = torch_net(getattr(bot, cfg.side), bot.activation)
+
+    def current() -> Bot:
+        nets = {cfg.side: net_layers(linears), other: getattr(bot, other)}
+        return Bot(nets["offence"], nets["defence"], bot.activation, bot.on_offence_index, bot.features_size,
+                   bot.num_actions)
+
+    held_out = by_side(record_teacher_games(teacher, opponents, max(8, cfg.games // 8), cfg.seed + 99_991,
+                                            game_config))[cfg.side]
+    summary = {"teacher": cfg.teacher, "side": cfg.side, "agreement_before": teacher_agreement(net, held_out),
+               "fits": []}
+    samples = by_side(record_teacher_games(teacher, opponents, cfg.games, cfg.seed, game_config))[cfg.side]
+    for dagger in range(cfg.dagger_rounds + 1):
+        if dagger:
+            student = BotAgent(current(), name="student", temperature=temperature)
+            more = by_side(record_teacher_games(teacher, opponents, cfg.games, cfg.seed + 7_919 * dagger, game_config,
+                                                student=student, student_share=1.0))[cfg.side]
+            samples = tuple(np.concatenate([a, b]) for a, b in zip(samples, more))
+        accuracy = fit_masked(net, list(net.parameters()), *samples, cfg.epochs, cfg.lr, cfg.seed + dagger)
+        summary["fits"].append({"samples": int(len(samples[2])), "accuracy": accuracy})
+        log(f"{'fit' if not dagger else f'DAgger {dagger}'}: the {cfg.side} fitted to {len(samples[2]):,} moves of "
+            f"{teacher_unit.name}, training accuracy {accuracy:.1%}")
+    summary["agreement_after"] = teacher_agreement(net, held_out)
+    log(f"agreement with {teacher_unit.name} on {len(held_out[2]):,} held-out {cfg.side} moves: "
+        f"{summary['agreement_before']:.1%} -> {summary['agreement_after']:.1%}")
+    return current(), summary
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m train.distill", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    d = DistillConfig
+    parser.add_argument("bot", help="the bot file (.npz) whose unit is taught")
+    parser.add_argument("--out", required=True, help="the bot file to write (.npz)")
+    parser.add_argument("--teacher", default=d.teacher,
+                        help="heuristic, a panel style or OFFENCE+DEFENCE (default %(default)s)")
+    parser.add_argument("--side", choices=SIDES, default=d.side, help="the unit taught (default %(default)s)")
+    parser.add_argument("--games", type=int, default=d.games,
+                        help="teacher games recorded, and student games per DAgger round (default %(default)s)")
+    parser.add_argument("--epochs", type=int, default=d.epochs, help="passes over the samples per fit (default %(default)s)")
+    parser.add_argument("--dagger-rounds", type=int, default=d.dagger_rounds,
+                        help="DAgger rounds after the first fit (default %(default)s)")
+    parser.add_argument("--lr", type=float, default=d.lr, help="Adam's step size (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=d.seed, help="seed of the games and the fits (default %(default)s)")
+    parser.add_argument("--level-games", type=int, default=d.level_games,
+                        help="games (even) per fixed member and probed temperature when the levels are measured, "
+                             "0 to store none (default %(default)s)")
+    parser.add_argument("--threads", type=int, default=d.threads, help="torch threads (default %(default)s)")
+    return parser
+
+
+def main(argv=None) -> dict:
+    from agents.bot import LEVELS, Bot, BotFileError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        cfg = DistillConfig(teacher=args.teacher, side=args.side, games=args.games, epochs=args.epochs,
+                            dagger_rounds=args.dagger_rounds, lr=args.lr, seed=args.seed,
+                            level_games=args.level_games, threads=args.threads)
+    except ValueError as err:
+        parser.error(str(err))
+    out = Path(args.out)
+    if out.suffix != ".npz":
+        parser.error(f"--out must name a .npz file, got {args.out!r}")
+    try:
+        bot = Bot.load(args.bot)
+    except BotFileError as err:  # one line naming the file, before anything is written
+        print(f"{parser.prog}: bot file refused: {err}", file=sys.stderr)
+        raise SystemExit(1) from None
+    new, summary = distil(bot, cfg)
+    if cfg.level_games:
+        from train.levels import calibrate
+
+        temperatures, rates = calibrate(new, cfg.level_games, cfg.seed)
+        new.set_levels(temperatures, rates)
+        summary["levels"] = dict(zip(LEVELS, temperatures))
+        print("levels: " + ", ".join(f"{name} {t:g} ({r:.0%})" for name, t, r in
+                                     zip(LEVELS, temperatures, rates)))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    new.save(out)
+    print(f"written {out}")
+    return summary
+
+
+if __name__ == "__main__":
+    main()
