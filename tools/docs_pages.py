@@ -1021,6 +1021,7 @@ def generated_snippets() -> dict[str, str]:
         "help_evaluate": help_block("train.evaluate"),
         "help_levels": help_block("train.levels"),
         "help_exploit": help_block("train.exploit"),
+        "help_distill": help_block("train.distill"),
         "help_tournament": help_block("train.tournament"),
         "help_rllib": help_block("train.rllib_selfplay"),
     }
