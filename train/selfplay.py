@@ -108,8 +108,8 @@ class TrainConfig:
         (``train.distill``: ``distil_games`` games, ``distil_rounds`` DAgger rounds, ``imitation_epochs``
         passes, the offence kept) before the export; None (the default) skips it. Teaching the power
         wall's defence (``agents.panel.power``) lifted the 434-round shipped bot from 65.8-84.2% to
-        86.2-94.0% against every panel agent, but made a 25-minute run's bot worse in every row (README,
-        "The default run").
+        86.2-94.0% against every panel agent, but a 25-minute run's bot no better (with 512 games and 2
+        DAgger rounds much worse; README, "The default run").
     """
 
     seed: int = 0
@@ -148,8 +148,8 @@ class TrainConfig:
     game: dict = field(default_factory=dict)  # GameConfig fields for the drives (defaults: the game's)
     init_bot: str | None = None
     defence_teacher: str | None = None
-    distil_games: int = 512
-    distil_rounds: int = 2
+    distil_games: int = 1024
+    distil_rounds: int = 3
 
     def __post_init__(self):
         owner = "TrainConfig"
