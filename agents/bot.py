@@ -50,6 +50,7 @@ ACTIVATIONS = {
     "relu": lambda x: np.maximum(x, 0.0),
 }
 
+
 def mlp_forward(layers, activation: str, x: np.ndarray) -> np.ndarray:
     """A dense net over a batch of rows: ``layers`` (W [in, out], b [out]) with ``activation`` between them.
 

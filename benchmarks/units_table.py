@@ -74,7 +74,7 @@ def main(argv=None) -> dict:
     for name, opponent in opponents.items():
         mixed = TeamOfUnits(bot(), make_teacher(style)) if args.defence else TeamOfUnits(make_teacher(style), bot())
         rows.append({"opponent": name, "bot": win_row(bot(), opponent, args.games, args.seed),
-                     "team": win_row(mixed, make_teacher(name), args.games, args.seed)})
+                     "team": win_row(mixed, opponent, args.games, args.seed)})
     lines = [f"Win rate against each opponent, {args.games} balanced games a row, 95% interval ({args.bot}):", "",
              f"| opponent | bot | {label} |", "|---|---|---|"]
     lines += [f"| {r['opponent']} | {cell(r['bot'])} | {cell(r['team'])} |" for r in rows]

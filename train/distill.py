@@ -75,41 +75,6 @@ class DistillConfig:
         make_teacher(self.teacher, "DistillConfig.teacher")
 
 
-def torch_net(layers, activation: str):
-    """A torch ``Sequential`` of a bot net's ``layers`` (W [in, out], b [out]) with ``activation`` between
-    them, its weights copied in; returns (net, its Linear layers in order)."""
-    import torch
-
-    modules, linears = [], []
-    for i, (w, b) in enumerate(layers):
-        linear = torch.nn.Linear(w.shape[0], w.shape[1])
-        with torch.no_grad():
-            linear.weight.copy_(torch.from_numpy(np.ascontiguousarray(w.T, dtype=np.float32)))
-            linear.bias.copy_(torch.from_numpy(np.asarray(b, dtype=np.float32)))
-        modules.append(linear)
-        linears.append(linear)
-        if i < len(layers) - 1:
-            modules.append(torch.nn.Tanh() if activation == "tanh" else torch.nn.ReLU())
-    return torch.nn.Sequential(*modules), linears
-
-
-def net_layers(linears) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The bot-file layers (W [in, out], b [out], float32) of torch Linear layers."""
-    return [(linear.weight.detach().numpy().T.copy(), linear.bias.detach().numpy().copy()) for linear in linears]
-
-
-def teacher_agreement(net, samples) -> float:
-    """Share of (features, mask, move) samples where the net's best legal move is the teacher's."""
-    import torch
-
-    observations, masks, moves = samples
-    if not len(moves):
-        return float("nan")
-    with torch.no_grad():
-        logits = net(torch.as_tensor(observations)).numpy()
-    return float((np.where(masks, logits, -np.inf).argmax(1) == moves).mean())
-
-
 def distil(bot, cfg: DistillConfig, game_config=None, log=print):
     """The bot with its ``cfg.side`` net fitted to ``cfg.teacher``'s unit (see the module docstring), and a
     summary: samples, the training accuracy of each fit, the held-out agreement before and after. The
@@ -119,7 +84,8 @@ def distil(bot, cfg: DistillConfig, game_config=None, log=print):
     from agents.base import TeamOfUnits
     from agents.bot import Bot, BotAgent
     from gridiron_env.config import GameConfig
-    from train.learners import by_side, fit_masked, record_teacher_games
+    from train.export import linear_layers, torch_net
+    from train.learners import by_side, fit_masked, masked_agreement, record_teacher_games
     from train.selfplay import fixed_members, make_teacher
 
     torch.set_num_threads(cfg.threads)
@@ -134,13 +100,13 @@ def distil(bot, cfg: DistillConfig, game_config=None, log=print):
     net, linears = torch_net(getattr(bot, cfg.side), bot.activation)
 
     def current() -> Bot:
-        nets = {cfg.side: net_layers(linears), other: getattr(bot, other)}
+        nets = {cfg.side: linear_layers(linears), other: getattr(bot, other)}
         return Bot(nets["offence"], nets["defence"], bot.activation, bot.on_offence_index, bot.features_size,
                    bot.num_actions)
 
     held_out = by_side(record_teacher_games(teacher, opponents, max(8, cfg.games // 8), cfg.seed + 99_991,
                                             game_config))[cfg.side]
-    summary = {"teacher": cfg.teacher, "side": cfg.side, "agreement_before": teacher_agreement(net, held_out),
+    summary = {"teacher": cfg.teacher, "side": cfg.side, "agreement_before": masked_agreement(net, *held_out),
                "fits": []}
     samples = by_side(record_teacher_games(teacher, opponents, cfg.games, cfg.seed, game_config))[cfg.side]
     for dagger in range(cfg.dagger_rounds + 1):
@@ -153,7 +119,7 @@ def distil(bot, cfg: DistillConfig, game_config=None, log=print):
         summary["fits"].append({"samples": int(len(samples[2])), "accuracy": accuracy})
         log(f"{'fit' if not dagger else f'DAgger {dagger}'}: the {cfg.side} fitted to {len(samples[2]):,} moves of "
             f"{teacher_unit.name}, training accuracy {accuracy:.1%}")
-    summary["agreement_after"] = teacher_agreement(net, held_out)
+    summary["agreement_after"] = masked_agreement(net, *held_out)
     log(f"agreement with {teacher_unit.name} on {len(held_out[2]):,} held-out {cfg.side} moves: "
         f"{summary['agreement_before']:.1%} -> {summary['agreement_after']:.1%}")
     return current(), summary

@@ -57,10 +57,38 @@ def load_actor(policy, layers: list[tuple[np.ndarray, np.ndarray]], activation: 
     for i, ((w, b), (own_w, own_b)) in enumerate(zip(layers, own)):
         if w.shape != own_w.shape or b.shape != own_b.shape:
             raise ValueError(f"layer {i} of the bot's net is {list(w.shape)}, the policy's {list(own_w.shape)}")
+    for module, (w, b) in zip(_actor_linears(policy), layers):
+        _set_linear(module, w, b)
+
+
+def _set_linear(module, w, b) -> None:
+    """Copy a bot layer (W [in, out], b [out]) into a torch Linear (weight [out, in])."""
+    import torch
+
     with torch.no_grad():
-        for module, (w, b) in zip(_actor_linears(policy), layers):
-            module.weight.copy_(torch.from_numpy(np.ascontiguousarray(w.T, dtype=np.float32)))
-            module.bias.copy_(torch.from_numpy(np.asarray(b, dtype=np.float32)))
+        module.weight.copy_(torch.from_numpy(np.ascontiguousarray(w.T, dtype=np.float32)))
+        module.bias.copy_(torch.from_numpy(np.asarray(b, dtype=np.float32)))
+
+
+def torch_net(layers, activation: str):
+    """A torch ``Sequential`` of a bot net's ``layers`` (W [in, out], b [out]) with ``activation`` between
+    them, its weights copied in; returns (net, its Linear layers in order)."""
+    import torch
+
+    modules, linears = [], []
+    for i, (w, b) in enumerate(layers):
+        linear = torch.nn.Linear(w.shape[0], w.shape[1])
+        _set_linear(linear, w, b)
+        modules.append(linear)
+        linears.append(linear)
+        if i < len(layers) - 1:
+            modules.append(torch.nn.Tanh() if activation == "tanh" else torch.nn.ReLU())
+    return torch.nn.Sequential(*modules), linears
+
+
+def linear_layers(linears) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The bot-file layers (W [in, out], b [out], float32) of torch Linear layers."""
+    return [(linear.weight.detach().numpy().T.copy(), linear.bias.detach().numpy().copy()) for linear in linears]
 
 
 def actor_parameters(policy) -> list:

@@ -355,20 +355,14 @@ def _torch_module(layers, activation: str):
     """A torch module (observation, action_mask) -> (action, logits) with the given numpy weights."""
     import torch
 
-    modules = []
-    for i, (w, b) in enumerate(layers):
-        linear = torch.nn.Linear(w.shape[0], w.shape[1])
-        with torch.no_grad():
-            linear.weight.copy_(torch.from_numpy(np.ascontiguousarray(w.T)))
-            linear.bias.copy_(torch.from_numpy(np.ascontiguousarray(b)))
-        modules.append(linear)
-        if i < len(layers) - 1:
-            modules.append(torch.nn.Tanh() if activation == "tanh" else torch.nn.ReLU())
+    from train.export import torch_net
+
+    net, _ = torch_net(layers, activation)
 
     class GamePolicy(torch.nn.Module):
         def __init__(self):
             super().__init__()
-            self.net = torch.nn.Sequential(*modules)
+            self.net = net
 
         def forward(self, observation, action_mask):
             logits = self.net(observation)

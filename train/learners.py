@@ -177,12 +177,20 @@ def imitate(policy, observations, masks, actions, epochs: int, lr: float, seed: 
 
 def agreement(policy, observations, masks, actions) -> float:
     """Share of (observation, action) pairs where the policy's best legal action is the recorded one."""
+    return masked_agreement(lambda obs: actor_logits(policy, obs), observations, masks, actions)
+
+
+def masked_agreement(logits_of, observations, masks, actions) -> float:
+    """Share of (observation, action) pairs where the best legal action of ``logits_of`` (a torch function
+    of an observation batch) is the recorded one; NaN for no pairs."""
     import torch
 
+    if not len(actions):
+        return float("nan")
     with torch.no_grad():
-        logits = actor_logits(policy, torch.as_tensor(observations))
+        logits = logits_of(torch.as_tensor(observations))
         logits = torch.where(torch.as_tensor(masks), logits, torch.tensor(-1e8))
-        return float((logits.argmax(1).numpy() == np.asarray(actions)).mean()) if len(actions) else float("nan")
+        return float((logits.argmax(1).numpy() == np.asarray(actions)).mean())
 
 
 # --- models and envs --------------------------------------------------------------------------------------
