@@ -97,7 +97,54 @@ def test_distil_can_teach_the_offence_too():
     assert summary["agreement_after"] > summary["agreement_before"], summary
 
 
+def test_a_back_carries_when_a_snap_offence_player_but_the_quarterback_holds_the_ball():
+    from train.distill import a_back_carries
+
+    state = init(5, seed=1)
+    state.ball_holder[:] = np.array([-1, 0, 1, 10, 11], dtype=state.ball_holder.dtype)  # loose, QB, back, end, defender
+    assert a_back_carries(state).tolist() == [False, False, True, True, False]
+
+
+def test_recording_keeps_only_the_decisions_asked_for_and_the_games_are_the_same():
+    """``keep`` filters what is recorded, never what is played: the kept samples are exactly the full
+    recording's rows where the filter holds (it is asked about every decision, in order)."""
+    from agents.panel import PowerRunAgent
+    from train.distill import a_back_carries
+    from train.learners import record_teacher_games
+
+    config = GameConfig(target_score=7)
+    seen = []
+
+    def runs_seen(view):
+        kept = a_back_carries(view)
+        seen.append(kept)
+        return kept
+
+    opponents = [RandomAgent()]
+    full = record_teacher_games(PowerRunAgent(), opponents, 4, 11, config)
+    runs = record_teacher_games(PowerRunAgent(), opponents, 4, 11, config, keep=runs_seen)
+    kept = np.concatenate(seen)
+    assert kept.size == len(full[2]) and 0 < kept.sum() < kept.size  # every decision asked, some kept
+    for part, whole in zip(runs, full):
+        np.testing.assert_array_equal(part, whole[kept])
+    nothing = record_teacher_games(PowerRunAgent(), opponents, 4, 11, config, keep=lambda view: np.zeros(
+        view.batch_size, bool))
+    assert [len(x) for x in nothing] == [0, 0, 0]
+
+
+def test_distil_on_runs_alone_teaches_only_run_positions():
+    """situations="runs": every sample and the held-out agreement come from positions where a back carries."""
+    from train.distill import distil
+
+    bot = random_bot((16,), seed=8)
+    _, summary = distil(bot, _small_config(situations="runs"), GameConfig(target_score=7), log=lambda line: None)
+    _, everything = distil(bot, _small_config(), GameConfig(target_score=7), log=lambda line: None)
+    assert 0 < summary["fits"][0]["samples"] < everything["fits"][0]["samples"]
+    assert summary["agreement_after"] > summary["agreement_before"], summary
+
+
 @pytest.mark.parametrize("field, value, words", [
+    ("situations", "passes", "DistillConfig.situations"),
     ("side", "kicker", "DistillConfig.side"), ("games", 1, "DistillConfig.games"),
     ("epochs", 0, "DistillConfig.epochs"), ("dagger_rounds", -1, "DistillConfig.dagger_rounds"),
     ("lr", 0.0, "DistillConfig.lr"), ("level_games", 3, "DistillConfig.level_games"),

@@ -180,8 +180,8 @@ def test_a_short_league_run_improves_against_a_panel_agent_it_loses_to():
 
     torch.set_num_threads(1)
     cfg = TrainConfig(num_envs=64, n_steps=32, batch_size=512, n_epochs=4, learning_rate=1e-3, net_arch=(64, 64),
-                      round_steps=12_288, imitation_games=0, league_games=2, pool_size=2, eval_games=0,
-                      level_games=0, ent_coef=0.0, progress_bar=False)
+                      round_steps=12_288, defence_share=1.0, imitation_games=0, league_games=2, pool_size=2,
+                      eval_games=0, level_games=0, ent_coef=0.0, progress_bar=False)
     config = GameConfig(specials=False)
     league = League({"blitz": BlitzAgent()}, pool_size=cfg.pool_size)
     seats = {side: (lambda: LeagueOpponent(league)) for side in SIDES}

@@ -58,10 +58,15 @@ def test_training_job_runs_exports_evaluates_and_resumes(tmp_path):
     cfg = TrainConfig(out=str(tmp_path / "run"), minutes=0.05, imitation_games=8, imitation_epochs=1,
                       num_envs=8, n_steps=32, batch_size=128, round_steps=256, eval_games=4, league_games=2,
                       opponents="heuristic", env_groups=2, threads=1, level_games=2, progress_bar=False,
-                      game={"target_score": 7})
+                      game={"target_score": 7}, distil_games=8, distil_rounds=1)
     lines = []
     summary = train(cfg, log=lines.append)
     out = tmp_path / "run"
+    # the default defence teaching ran, its time reserved out of the budget at the warm start's pace
+    assert cfg.defence_teacher == "power_run" and summary["distil"]["teacher"] == "power_run"
+    assert summary["distil"]["situations"] == "runs"
+    assert summary["teaching_reserve_seconds"] > 0
+    assert any(line.startswith("the rounds end") for line in lines)
     for name in ("offence.zip", "defence.zip", "bot.npz", "evaluation.md", "train_config.json", "summary.json"):
         assert (out / name).exists(), name
     assert summary["rounds"] >= 1
@@ -112,7 +117,7 @@ def test_a_run_goes_on_from_a_bot_file_its_first_round_fitting_the_critics_only(
     cfg = TrainConfig(out=str(out), minutes=0.0, imitation_games=0, num_envs=8, n_steps=16, batch_size=64,
                       round_steps=128, eval_games=0, league_games=2, opponents="heuristic", env_groups=1,
                       threads=1, level_games=0, progress_bar=False, net_arch=(32, 32), variants="default",
-                      init_bot=str(tmp_path / "start.npz"))
+                      init_bot=str(tmp_path / "start.npz"), defence_teacher=None)
     lines = []
     summary = train(cfg, log=lines.append)
     assert summary["rounds"] == 1 and "imitation_accuracy_offence" not in summary
@@ -137,7 +142,8 @@ def test_the_defence_teacher_teaches_the_exported_defence_and_leaves_the_offence
                       batch_size=64, round_steps=128, eval_games=0, league_games=2, opponents="heuristic",
                       env_groups=1, threads=1, level_games=0, progress_bar=False, net_arch=(32, 32),
                       variants="default", init_bot=str(tmp_path / "start.npz"), defence_teacher="power_run",
-                      distil_games=8, distil_rounds=1, imitation_epochs=4, game={"target_score": 7})
+                      distil_games=8, distil_rounds=1, imitation_epochs=4, game={"target_score": 7},
+                      distil_situations="all")
     lines = []
     summary = train(cfg, log=lines.append)
     exported = Bot.load(tmp_path / "run" / "bot.npz")
@@ -151,6 +157,20 @@ def test_the_defence_teacher_teaches_the_exported_defence_and_leaves_the_offence
         TrainConfig(defence_teacher="chess")
     with pytest.raises(ValueError, match="TrainConfig.distil_games"):
         TrainConfig(distil_games=1)
+
+
+def test_the_teaching_reserve_is_the_teachings_games_at_the_warm_starts_pace():
+    from train.distill import DistillConfig
+    from train.selfplay import TrainConfig, defence_distil_config, teaching_reserve
+
+    cfg = TrainConfig(distil_games=512, distil_rounds=2)
+    taught = defence_distil_config(cfg)
+    assert (taught.teacher, taught.side, taught.games, taught.dagger_rounds) == ("power_run", "defence", 512, 2)
+    assert taught.games_recorded == 64 + 512 * 3  # the held-out games, then one batch per fit
+    assert DistillConfig(games=16, dagger_rounds=0).games_recorded == 8 + 16
+    assert teaching_reserve(cfg, 100.0, 1000) == pytest.approx(0.1 * (64 + 512 * 3))
+    assert teaching_reserve(cfg, 100.0, 0) == 0.0  # no warm start: no pace to go by
+    assert teaching_reserve(dataclasses.replace(cfg, defence_teacher=None), 100.0, 1000) == 0.0
 
 
 def test_the_main_job_refuses_an_unfit_or_corrupt_init_bot_in_one_line(tmp_path, capsys):
@@ -171,6 +191,33 @@ def test_the_main_job_refuses_an_unfit_or_corrupt_init_bot_in_one_line(tmp_path,
         assert not out.exists()  # refused before anything is written
     with pytest.raises(ValueError, match="TrainConfig.init_bot"):
         TrainConfig(init_bot="")
+
+
+def test_each_side_learns_its_own_steps_in_a_round():
+    """round_steps are the offence's steps in a round, defence_share of them the defence's."""
+    from gridiron_env.config import GameConfig
+    from agents.heuristic import HeuristicAgent
+    from train.learners import SIDES, learn_round, make_model, round_env, side_round_steps
+    from train.league import League, LeagueOpponent
+    from train.selfplay import TrainConfig
+
+    torch.set_num_threads(1)
+    config = GameConfig(specials=False)
+    league = League({"heuristic": HeuristicAgent()}, pool_size=1)
+    seats = {side: (lambda: LeagueOpponent(league)) for side in SIDES}
+    for share, expected, learned in ((1.0, 256, 256), (0.5, 128, 128), (2.0, 512, 512), (0.25, 64, 128)):
+        cfg = TrainConfig(num_envs=8, n_steps=16, batch_size=64, round_steps=256, defence_share=share,
+                          net_arch=(16,), imitation_games=0, progress_bar=False)
+        assert (side_round_steps(cfg, "offence"), side_round_steps(cfg, "defence")) == (256, expected)
+        models = {}
+        for side in SIDES:
+            env = round_env(side, seats, cfg, [config], 0)
+            models[side] = make_model(env, cfg, None)
+            env.close()
+        learn_round(models, seats, cfg, [config], 0)
+        # SB3 learns whole rollouts (n_steps x num_envs = 128 steps each)
+        assert models["offence"].num_timesteps == 256
+        assert models["defence"].num_timesteps == learned
 
 
 def test_snapshots_in_the_opponent_pool_sample_their_actions():
@@ -212,6 +259,9 @@ def test_train_config_rejects_bad_values():
         TrainConfig(eval_games=5)
     with pytest.raises(ValueError, match="target_score"):
         TrainConfig(game={"target_score": 0})
+    for steps in (0, -0.5, 17.0, float("nan"), "many"):
+        with pytest.raises(ValueError, match="defence_share"):
+            TrainConfig(defence_share=steps)
 
 
 def test_evaluate_command_measures_the_default_level_and_every_level(capsys):
@@ -252,6 +302,8 @@ def test_every_main_job_option_reaches_its_config_field(monkeypatch):
                            if c != value)
         elif name == "teacher":
             changed = "heuristic"
+        elif name == "distil_situations":
+            changed = "all" if value != "all" else "runs"
         elif name == "defence_teacher":
             changed = "blitz" if value != "blitz" else "prevent"
         elif name in ("out", "init_bot"):
@@ -293,3 +345,15 @@ def test_the_teams_flag_alone_means_no_teams(monkeypatch):
     assert seen["cfg"].teams == ()
     with pytest.raises(SystemExit):
         selfplay.main(["--teams", "blitz+nobody"])
+
+
+def test_the_defence_teacher_none_skips_the_teaching(monkeypatch):
+    import train.selfplay as selfplay
+
+    seen = []
+    monkeypatch.setattr(selfplay, "train", seen.append)
+    selfplay.main([])
+    selfplay.main(["--defence-teacher", "none"])
+    assert [cfg.defence_teacher for cfg in seen] == ["power_run", None]
+    with pytest.raises(SystemExit):
+        selfplay.main(["--defence-teacher", "nobody"])

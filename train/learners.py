@@ -43,7 +43,7 @@ def record_heuristic_games(games: int, seed: int, game_config: GameConfig, max_s
 
 
 def record_teacher_games(teacher, opponents, games: int, seed: int, game_config: GameConfig, student=None,
-                         student_share: float = 0.0, max_steps: int = 1500):
+                         student_share: float = 0.0, max_steps: int = 1500, keep=None):
     """Imitation samples: ``games`` full games of the teacher's team against ``opponents`` (a list of agents,
     met in turn; the teacher's team alternates between team one and team two). At every decision of that
     team: its features (``observe`` from the acting side), the legal mask and the teacher's action.
@@ -51,7 +51,8 @@ def record_teacher_games(teacher, opponents, games: int, seed: int, game_config:
 
     With ``student`` (an agent), the team is played by the student instead in a ``student_share`` of the
     games (every k-th game), still labelled by the teacher: DAgger's correction of the states the student
-    itself reaches. Returns (float32 [n, F], bool [n, A], int64 [n])."""
+    itself reaches. ``keep`` (a function of a State batch, returning bool per game): only the decisions it
+    keeps are recorded (the teacher still plays every one). Returns (float32 [n, F], bool [n, A], int64 [n])."""
     from gridiron_env.core import init, step
 
     config = game_config.replace(max_steps=max_steps)
@@ -79,11 +80,13 @@ def record_teacher_games(teacher, opponents, games: int, seed: int, game_config:
         actions = np.zeros(games, dtype=np.int64)
         if ours.size:
             taught = np.asarray(teacher.act(state, config, games=ours), dtype=np.int64)[ours]
-            view = state.take(ours)
-            observations.append(observe(view, None, config))
-            masks.append(view.legal.copy())
-            labels.append(taught)
             actions[ours] = taught
+            kept = np.ones(ours.size, dtype=bool) if keep is None else np.asarray(keep(state.take(ours)), dtype=bool)
+            if kept.any():
+                view = state.take(ours[kept])
+                observations.append(observe(view, None, config))
+                masks.append(view.legal.copy())
+                labels.append(taught[kept])
             played = ours[by_student[ours]]
             if played.size:
                 actions[played] = np.asarray(student.act(state, config, games=played), dtype=np.int64)[played]
@@ -234,14 +237,22 @@ def round_env(side: str, seats, cfg, configs, round_index: int):
     return drive_env(side, seats[side], cfg, configs, seed=cfg.seed + 1_000_003 * (2 * round_index + k))
 
 
+def side_round_steps(cfg, side: str) -> int:
+    """Learner steps of ``side`` in one round: ``cfg.round_steps`` for the offence, ``cfg.defence_share`` of
+    them (rounded, at least 1) for the defence."""
+    if side == "offence":
+        return cfg.round_steps
+    return max(1, round(cfg.round_steps * cfg.defence_share))
+
+
 def learn_round(models, seats, cfg, configs, round_index: int, progress=None) -> None:
-    """One PPO round: each side learns ``cfg.round_steps`` steps on fresh drive envs over ``configs``
+    """One PPO round: each side learns its steps (:func:`side_round_steps`) on fresh drive envs over ``configs``
     against ``seats[side]()`` (a factory of opponent seats for that side's env). A model's first env
     (``make_model(round_env(...))``) has the same number of games, as SB3's ``set_env`` requires."""
     for side in SIDES:
         env = round_env(side, seats, cfg, configs, round_index)
         models[side].set_env(env)
-        models[side].learn(cfg.round_steps, reset_num_timesteps=False, tb_log_name=side)
+        models[side].learn(side_round_steps(cfg, side), reset_num_timesteps=False, tb_log_name=side)
         env.close()
         if progress is not None:
             progress(side)

@@ -50,6 +50,7 @@ from agents.panel.composite import TEAMS as DEFAULT_TEAMS
 from gridiron_env.config import GameConfig
 from train.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from train.export import actor_parameters, export_onnx, load_actor
+from train.distill import SITUATIONS
 from train.settings import check_choice, check_int, check_number
 from train.learners import (
     SIDES, agreement, by_side, learn_round, make_model, pair_agent, pair_bot, record_teacher_games, round_env,
@@ -65,10 +66,11 @@ VARIANT_SETS = ("all", "default")
 class TrainConfig:
     """Settings of a training run. Units: steps are learner actions summed over the batch of games.
 
-    minutes: wall-clock budget from the start of the job to the end of the last PPO round, the imitation
-        warm start included (a slow machine gets fewer rounds, not a longer job; at least one round runs,
-        and the last ends within about half a round of the budget); export and evaluation come on top
-        (about 2 minutes).
+    minutes: wall-clock budget from the start of the job to the end of the defence's teaching, the imitation
+        warm start and the PPO rounds included (a slow machine gets fewer rounds, not a longer job; at least
+        one round runs, and the last ends within about half a round of its deadline: the budget less the
+        teaching's time, estimated at the warm start's pace); the levels and the evaluation come on top
+        (about 3 minutes).
     teacher: the warm start's teacher: "heuristic", a panel style, or "OFFENCE+DEFENCE" (two panel styles,
         ``agents.panel.composite``). It also joins the league as a fixed member. The default is the strongest
         scripted team (spread passing with the power wall): its imitated pair, before any PPO, won 10-42%
@@ -81,12 +83,18 @@ class TrainConfig:
         student and labelled by the teacher, then a fit to all samples).
     num_envs: games per drive environment batch (large batches amortise the opponent's turns, which run
         as rounds of engine calls over the games still waiting).
-    round_steps: learner steps per side in one PPO round.
+    round_steps: the offence's learner steps in one PPO round.
+    defence_share: the defence's learner steps in one PPO round, as a share of ``round_steps`` (rounded, at
+        least one step; 1: as many as the offence). The defence's steps cost 2.5 times the offence's (its
+        opponents are the scripted offences, which plan every move) and its PPO drifts from the warm start's
+        wall to a weaker defence (README, "Its defence"), so the default spends the round on the offence:
+        131,072 steps to 32,768 (README, "The default run").
     pool_size: frozen snapshots of the learner pair kept in the league.
     snapshot_share: share of training games against snapshots once there is one (the rest: the panel and
         the heuristic).
     pfsp_power: PFSP weighting, (1 - win rate) ** pfsp_power (0: uniform).
-    league_games: full games (even) against every league member after each round: PFSP, Elo, TensorBoard.
+    league_games: full games (even) against every league member after each round: PFSP, Elo, TensorBoard
+        (the league's win rates are smoothed over rounds; 16 took 27% of a round).
     opponents: the league's fixed members: "panel" (the heuristic, every agent of agents.panel.PANEL and
         the ``teams``) or "heuristic" (the heuristic alone).
     teams: the teams of two styles ("OFFENCE+DEFENCE", ``agents.panel.composite``) that join the panel as
@@ -106,10 +114,13 @@ class TrainConfig:
         usual; None for none.
     defence_teacher: after the last round, the defence net is taught this teacher's defence
         (``train.distill``: ``distil_games`` games, ``distil_rounds`` DAgger rounds, ``imitation_epochs``
-        passes, the offence kept) before the export; None (the default) skips it. Teaching the power
-        wall's defence (``agents.panel.power``) lifted the 434-round shipped bot from 65.8-84.2% to
-        86.2-94.0% against every panel agent, but a 25-minute run's bot no better (with 512 games and 2
-        DAgger rounds much worse; README, "The default run").
+        passes, the offence kept) before the export, within the budget; None skips it. The default is the
+        power wall (``agents.panel.power``), a run defence: it lifted the 434-round shipped bot from
+        65.8-84.2% to 86.2-94.0% against every panel agent.
+    distil_situations: the positions of that teaching (``train.distill.SITUATIONS``): "runs" (a back carries
+        the ball) or "all". Taught on runs, the default job's bot won 64.2-98.0% against the heuristic, each
+        panel style and the team; taught everywhere, it lost its pass defence (26.2% against the team of
+        spread passing and the wall; README, "The default run").
     """
 
     seed: int = 0
@@ -129,11 +140,12 @@ class TrainConfig:
     clip_range: float = 0.1
     ent_coef: float = 0.002
     net_arch: tuple[int, ...] = (256, 256)
-    round_steps: int = 65_536
+    round_steps: int = 131_072
+    defence_share: float = 0.25
     pool_size: int = 8
     snapshot_share: float = 0.6
     pfsp_power: float = 2.0
-    league_games: int = 16
+    league_games: int = 8
     opponents: str = "panel"
     teams: tuple[str, ...] = DEFAULT_TEAMS
     variants: str = "all"
@@ -147,9 +159,10 @@ class TrainConfig:
     progress_bar: bool = True
     game: dict = field(default_factory=dict)  # GameConfig fields for the drives (defaults: the game's)
     init_bot: str | None = None
-    defence_teacher: str | None = None
+    defence_teacher: str | None = "power_run"
     distil_games: int = 1024
     distil_rounds: int = 3
+    distil_situations: str = "runs"
 
     def __post_init__(self):
         owner = "TrainConfig"
@@ -164,10 +177,12 @@ class TrainConfig:
         check_int(owner, "distil_games", self.distil_games, 2)
         check_number(owner, "snapshot_share", self.snapshot_share, 0.0, 1.0)
         check_number(owner, "pfsp_power", self.pfsp_power, 0.0, 16.0)
+        check_number(owner, "defence_share", self.defence_share, 1e-6, 16.0)
         check_number(owner, "minutes", self.minutes, 0.0)
         check_choice(owner, "opponents", self.opponents, OPPONENT_SETS)
         check_choice(owner, "variants", self.variants, VARIANT_SETS)
         check_choice(owner, "start", self.start, ("kickoff", "random"))
+        check_choice(owner, "distil_situations", self.distil_situations, tuple(SITUATIONS))
         GameConfig.from_dict(self.game)  # validates the game fields
         if self.init_bot is not None and (not isinstance(self.init_bot, str) or not self.init_bot):
             raise ValueError(f"TrainConfig.init_bot must be a bot file's path or None, got {self.init_bot!r}")
@@ -334,14 +349,22 @@ def train(cfg: TrainConfig, log=print) -> dict:
             bar.set_description("imitation")
             t0 = time.perf_counter()
             teacher, opponents = make_teacher(cfg.teacher), list(fixed_members(cfg.opponents, cfg.teams).values())
-            held_out = by_side(record_teacher_games(teacher, opponents, max(2, cfg.imitation_games // 16),
-                                                    cfg.seed + 78_787, game_config))
+            held_out_games = max(2, cfg.imitation_games // 16)
+            held_out = by_side(record_teacher_games(teacher, opponents, held_out_games, cfg.seed + 78_787,
+                                                    game_config))
             if not resumed and init_bot is None:
                 summary.update(warm_start(models, teacher, opponents, cfg.imitation_games, cfg.dagger_rounds,
                                           cfg.imitation_epochs, cfg.imitation_lr, cfg.seed + 77, game_config, log))
-                log(f"imitation took {time.perf_counter() - t0:.0f} s")
+                seconds = time.perf_counter() - t0
+                log(f"imitation took {seconds:.0f} s")
+                # the defence's teaching comes out of the budget too: the rounds end early enough for it, at
+                # the warm start's pace (a resumed run or one from a bot file has no pace: it teaches after)
+                reserve = teaching_reserve(cfg, seconds, held_out_games + cfg.imitation_games * (1 + cfg.dagger_rounds))
+                if reserve:
+                    summary["teaching_reserve_seconds"] = reserve
+                    log(f"the rounds end {reserve:.0f} s before the budget, for the defence's teaching")
 
-        deadline = started + cfg.minutes * 60
+        deadline = started + cfg.minutes * 60 - summary.get("teaching_reserve_seconds", 0.0)
         rounds, round_seconds = 0, 0.0
         writer = _league_writer(out / "tensorboard" / "league")
         bar.set_description("league")
@@ -416,21 +439,37 @@ def train(cfg: TrainConfig, log=print) -> dict:
     return summary
 
 
+def defence_distil_config(cfg: TrainConfig):
+    """The ``train.distill`` settings of the job's defence teaching (``cfg.defence_teacher``, which is set)."""
+    from train.distill import DistillConfig
+
+    return DistillConfig(teacher=cfg.defence_teacher, side="defence", games=cfg.distil_games,
+                         epochs=cfg.imitation_epochs, dagger_rounds=cfg.distil_rounds, lr=cfg.imitation_lr,
+                         seed=cfg.seed + 4_243, level_games=0, threads=cfg.threads,
+                         situations=cfg.distil_situations)
+
+
 def distil_defence(models, cfg: TrainConfig, game_config: GameConfig, log=print) -> dict:
     """Teach the learner's defence net ``cfg.defence_teacher``'s defence (``train.distill.distil``, the
     offence kept) and copy it into the defence model's actor (its critic stays: a resumed run's first PPO
     round fits it again). Returns the distillation's summary, with its seconds."""
-    from train.distill import DistillConfig, distil
+    from train.distill import distil
 
     t0 = time.perf_counter()
-    taught, info = distil(pair_bot(models), DistillConfig(
-        teacher=cfg.defence_teacher, side="defence", games=cfg.distil_games, epochs=cfg.imitation_epochs,
-        dagger_rounds=cfg.distil_rounds, lr=cfg.imitation_lr, seed=cfg.seed + 4_243, level_games=0,
-        threads=cfg.threads), game_config, log)
+    taught, info = distil(pair_bot(models), defence_distil_config(cfg), game_config, log)
     load_actor(models["defence"].policy, taught.defence, taught.activation)
     info["seconds"] = time.perf_counter() - t0
     log(f"the defence taught by {cfg.defence_teacher} ({info['seconds']:.0f} s)")
     return info
+
+
+def teaching_reserve(cfg: TrainConfig, warm_start_seconds: float, warm_start_games: int) -> float:
+    """Seconds the rounds leave at the end of the budget for the defence's teaching: its games at the warm
+    start's pace (``warm_start_games`` teacher games, fits included, in ``warm_start_seconds``); 0 without a
+    teacher or a measured pace."""
+    if cfg.defence_teacher is None or warm_start_games <= 0:
+        return 0.0
+    return warm_start_seconds / warm_start_games * defence_distil_config(cfg).games_recorded
 
 
 def _another_round(rounds: int, now: float, deadline: float, round_seconds: float) -> bool:
@@ -637,7 +676,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--eval-games", type=int, default=d.eval_games,
                         help="final evaluation games against each opponent, even, 0 for none (default %(default)s)")
     parser.add_argument("--round-steps", type=int, default=d.round_steps,
-                        help="learner steps a side per round (default %(default)s)")
+                        help="the offence's learner steps per round (default %(default)s)")
+    parser.add_argument("--defence-share", type=float, default=d.defence_share,
+                        help="the defence's learner steps per round as a share of --round-steps (default %(default)s)")
     parser.add_argument("--n-steps", type=int, default=d.n_steps, help="PPO rollout length per game (default %(default)s)")
     parser.add_argument("--threads", type=int, default=d.threads, help="torch threads (default %(default)s)")
     parser.add_argument("--pool-size", type=int, default=d.pool_size,
@@ -663,11 +704,13 @@ def build_parser() -> argparse.ArgumentParser:
                              "0 to keep the default levels (default %(default)s)")
     parser.add_argument("--defence-teacher", default=d.defence_teacher, metavar="TEACHER",
                         help="after the last round, teach the defence net this teacher's defence (train.distill): "
-                             "heuristic, a panel style or OFFENCE+DEFENCE (default: none)")
+                             "heuristic, a panel style or OFFENCE+DEFENCE; none to skip it (default %(default)s)")
     parser.add_argument("--distil-games", type=int, default=d.distil_games,
                         help="games per stage of that teaching (default %(default)s)")
     parser.add_argument("--distil-rounds", type=int, default=d.distil_rounds,
                         help="its DAgger rounds (default %(default)s)")
+    parser.add_argument("--distil-situations", choices=tuple(SITUATIONS), default=d.distil_situations,
+                        help="the positions it teaches: all, or runs (a back carries the ball) (default %(default)s)")
     parser.add_argument("--init-bot", default=d.init_bot, metavar="BOT",
                         help="start the learner pair from this bot file (.npz) instead of the imitation warm start, "
                              "its first round training the critics only: go on from a shipped bot (default: none)")
@@ -690,12 +733,15 @@ def main(argv=None):
         cfg = TrainConfig(out=args.out, minutes=args.minutes, seed=args.seed, num_envs=args.num_envs,
                           imitation_games=args.imitation_games, imitation_epochs=args.imitation_epochs,
                           eval_games=args.eval_games,
-                          round_steps=args.round_steps, n_steps=args.n_steps, threads=args.threads,
+                          round_steps=args.round_steps, defence_share=args.defence_share,
+                          n_steps=args.n_steps, threads=args.threads,
                           pool_size=args.pool_size, snapshot_share=args.snapshot_share,
                           league_games=args.league_games, opponents=args.opponents, variants=args.variants,
                           level_games=args.level_games, teacher=args.teacher, dagger_rounds=args.dagger_rounds,
-                          init_bot=args.init_bot, teams=tuple(args.teams), defence_teacher=args.defence_teacher,
-                          distil_games=args.distil_games, distil_rounds=args.distil_rounds)
+                          init_bot=args.init_bot, teams=tuple(args.teams),
+                          defence_teacher=None if args.defence_teacher == "none" else args.defence_teacher,
+                          distil_games=args.distil_games, distil_rounds=args.distil_rounds,
+                          distil_situations=args.distil_situations)
     except ValueError as err:
         parser.error(str(err))
     try:
