@@ -87,7 +87,7 @@ class TrainConfig:
     defence_share: the defence's learner steps in one PPO round, as a share of ``round_steps`` (rounded, at
         least one step; 1: as many as the offence). The defence's steps cost 2.5 times the offence's (its
         opponents are the scripted offences, which plan every move) and its PPO drifts from the warm start's
-        wall to a weaker defence (README, "Its defence"), so the default spends the round on the offence:
+        wall to a weaker defence (README, "Its defence was the weak unit"), so the default spends the round on the offence:
         131,072 steps to 32,768 (README, "The default run").
     pool_size: frozen snapshots of the learner pair kept in the league.
     snapshot_share: share of training games against snapshots once there is one (the rest: the panel and
