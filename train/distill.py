@@ -25,11 +25,14 @@ Stages:
    against each fixed member per probed temperature) and stored in the file written to ``out``; with
    ``level_games`` 0 the file stores none (the defaults of ``agents.bot.LEVELS``).
 
-``situations`` "runs" limits every stage's samples (and the held-out ones) to the positions where a back
-carries the ball (``a_back_carries``): the wall's defence is a run defence, which covers no receiver, so a
-defence taught it everywhere gave a 25-minute bot 26% against spread passing with the wall (its untaught
-defence: 79%); taught it on runs alone, that bot kept its pass defence and gained in every row (README, "The
-default run").
+``situations`` "runs" teaches the teacher's moves only where a back carries the ball (``a_back_carries``):
+the wall's defence is a run defence, which covers no receiver, so a defence taught it everywhere gave a
+25-minute bot 26% against spread passing with the wall (its untaught defence: 79%). Elsewhere the target is
+the net's own greedy move (:class:`SituationTeacher` plays both in the recorded games), and ``own_share`` of
+those positions are recorded and fitted as well: taught runs alone, a net fitted long (48 passes) drifts
+there too (a 25-minute bot fell from 81.5% to 35.2% against spread passing with the wall); with 30% of its
+own moves kept in the fits it held 86.5% and gained 10 points against power_run. The held-out agreement is
+measured on the run positions, and ``own_moves_kept`` on the others.
 
 It prints, per fit, the samples and the training accuracy, and the net's agreement with the teacher on
 held-out teacher games (``games // 8``, at least 8, another seed) before and after. Teachers: ``heuristic``, a panel
@@ -60,6 +63,39 @@ def a_back_carries(state) -> np.ndarray:
 SITUATIONS = {"all": None, "runs": a_back_carries}
 
 
+class SituationTeacher:
+    """A unit that plays ``teacher``'s move where ``situation`` holds and ``own``'s elsewhere: the target of
+    a teaching limited to some positions, which keeps the net's own play in the others (an agent of
+    ``agents.base``)."""
+
+    def __init__(self, teacher, own, situation, name: str):
+        self.teacher, self.own, self.situation, self.name = teacher, own, situation, name
+
+    def reset(self, seeds) -> None:
+        self.teacher.reset(seeds)
+        self.own.reset(seeds)
+
+    def act(self, state, config=None, games=None) -> np.ndarray:
+        games = np.arange(state.batch_size) if games is None else np.asarray(games, dtype=np.int64)
+        actions = np.zeros(state.batch_size, dtype=np.int64)
+        taught = np.asarray(self.situation(state.take(games)), dtype=bool)
+        for unit, rows in ((self.teacher, games[taught]), (self.own, games[~taught])):
+            if rows.size:
+                actions[rows] = np.asarray(unit.act(state, config, games=rows), dtype=np.int64)[rows]
+        return actions
+
+
+def situations_and_a_share(situation, share: float, seed: int):
+    """``keep`` for ``record_teacher_games``: every position where ``situation`` holds and a ``share`` of the
+    others (drawn from a generator seeded ``seed``, so a recording is the same every time)."""
+    rng = np.random.default_rng(seed)
+
+    def keep(state) -> np.ndarray:
+        return np.asarray(situation(state), dtype=bool) | (rng.random(state.batch_size) < share)
+
+    return keep
+
+
 @dataclass(frozen=True)
 class DistillConfig:
     """Settings of :func:`distil`. ``side``: the unit taught ("offence" or "defence"); ``teacher``: the
@@ -67,7 +103,9 @@ class DistillConfig:
     student games per DAgger round; ``epochs``: passes over the samples per fit; ``lr``: Adam's step size;
     ``level_games``: games (even) per fixed member and probed temperature for the levels, 0 for none;
     ``situations``: the positions taught (``SITUATIONS``): "all", or "runs" (a back carries the ball: the
-    teacher's run defence is taught and the net keeps its own play elsewhere, its pass coverage above all)."""
+    teacher's run defence is taught and the net keeps its own play elsewhere, its pass coverage above all);
+    ``own_share``: with "runs", the share (0-1) of the other positions recorded with the net's own greedy
+    move as the label, so the fits keep that play."""
 
     teacher: str = "power_run"
     side: str = "defence"
@@ -79,6 +117,7 @@ class DistillConfig:
     level_games: int = 32
     threads: int = 2
     situations: str = "all"
+    own_share: float = 0.0
 
     def __post_init__(self):
         owner = "DistillConfig"
@@ -91,6 +130,7 @@ class DistillConfig:
         check_int(owner, "level_games", self.level_games, 0, even=True)
         check_int(owner, "threads", self.threads, 1)
         check_choice(owner, "situations", self.situations, tuple(SITUATIONS))
+        check_number(owner, "own_share", self.own_share, 0.0, 1.0)
         from train.selfplay import make_teacher
 
         make_teacher(self.teacher, "DistillConfig.teacher")
@@ -125,7 +165,16 @@ def distil(bot, cfg: DistillConfig, game_config=None, log=print):
     other = "defence" if cfg.side == "offence" else "offence"
     own_units = BotAgent(bot, name="bot", temperature=temperature)
     teacher_unit = make_teacher(cfg.teacher)
-    units = {cfg.side: teacher_unit, other: own_units}
+    keep = SITUATIONS[cfg.situations]
+    taught_unit, recorded = teacher_unit, (lambda seed: keep)
+    if keep is not None:
+        # the target: the teacher's moves in its situations, the net's own greedy ones elsewhere (a share of
+        # those recorded too, so the fits keep its play there)
+        taught_unit = SituationTeacher(teacher_unit, BotAgent(bot, name="own", temperature=0.0), keep,
+                                       name=f"{teacher_unit.name} on {cfg.situations}, the bot's own elsewhere")
+        if cfg.own_share > 0:
+            recorded = lambda seed: situations_and_a_share(keep, cfg.own_share, seed)  # noqa: E731
+    units = {cfg.side: taught_unit, other: own_units}
     teacher = TeamOfUnits(units["offence"], units["defence"], name=f"{cfg.teacher} {cfg.side} with the bot's {other}")
     opponents = list(fixed_members("panel").values())
     net, linears = torch_net(getattr(bot, cfg.side), bot.activation)
@@ -135,18 +184,23 @@ def distil(bot, cfg: DistillConfig, game_config=None, log=print):
         return Bot(nets["offence"], nets["defence"], bot.activation, bot.on_offence_index, bot.features_size,
                    bot.num_actions)
 
-    keep = SITUATIONS[cfg.situations]
     held_out = by_side(record_teacher_games(teacher, opponents, cfg.held_out_games, cfg.seed + 99_991,
                                             game_config, keep=keep))[cfg.side]
-    summary = {"teacher": cfg.teacher, "side": cfg.side, "situations": cfg.situations,
+    summary = {"teacher": cfg.teacher, "side": cfg.side, "situations": cfg.situations, "own_share": cfg.own_share,
                "agreement_before": masked_agreement(net, *held_out),
                "fits": []}
-    samples = by_side(record_teacher_games(teacher, opponents, cfg.games, cfg.seed, game_config, keep=keep))[cfg.side]
+    elsewhere = None
+    if keep is not None:  # the same held-out games, the other positions: the net's own moves there, kept or not
+        elsewhere = by_side(record_teacher_games(teacher, opponents, cfg.held_out_games, cfg.seed + 99_991,
+                                                 game_config, keep=lambda view: ~np.asarray(keep(view), bool)))[cfg.side]
+    samples = by_side(record_teacher_games(teacher, opponents, cfg.games, cfg.seed, game_config,
+                                           keep=recorded(cfg.seed)))[cfg.side]
     for dagger in range(cfg.dagger_rounds + 1):
         if dagger:
             student = BotAgent(current(), name="student", temperature=temperature)
             more = by_side(record_teacher_games(teacher, opponents, cfg.games, cfg.seed + 7_919 * dagger, game_config,
-                                                student=student, student_share=1.0, keep=keep))[cfg.side]
+                                                student=student, student_share=1.0,
+                                                keep=recorded(cfg.seed + dagger)))[cfg.side]
             samples = tuple(np.concatenate([a, b]) for a, b in zip(samples, more))
         accuracy = fit_masked(net, list(net.parameters()), *samples, cfg.epochs, cfg.lr, cfg.seed + dagger)
         summary["fits"].append({"samples": int(len(samples[2])), "accuracy": accuracy})
@@ -155,6 +209,10 @@ def distil(bot, cfg: DistillConfig, game_config=None, log=print):
     summary["agreement_after"] = masked_agreement(net, *held_out)
     log(f"agreement with {teacher_unit.name} on {len(held_out[2]):,} held-out {cfg.side} moves: "
         f"{summary['agreement_before']:.1%} -> {summary['agreement_after']:.1%}")
+    if elsewhere is not None:
+        summary["own_moves_kept"] = masked_agreement(net, *elsewhere)
+        log(f"its own greedy move kept in {summary['own_moves_kept']:.1%} of {len(elsewhere[2]):,} held-out "
+            f"{cfg.side} moves elsewhere")
     return current(), summary
 
 
@@ -180,6 +238,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--threads", type=int, default=d.threads, help="torch threads (default %(default)s)")
     parser.add_argument("--situations", choices=tuple(SITUATIONS), default=d.situations,
                         help="the positions taught: all, or runs (a back carries the ball) (default %(default)s)")
+    parser.add_argument("--own-share", type=float, default=d.own_share,
+                        help="with --situations runs: the share (0-1) of the other positions taught the net's own "
+                             "greedy move, so it keeps its play there (default %(default)s)")
     return parser
 
 
@@ -191,7 +252,8 @@ def main(argv=None) -> dict:
     try:
         cfg = DistillConfig(teacher=args.teacher, side=args.side, games=args.games, epochs=args.epochs,
                             dagger_rounds=args.dagger_rounds, lr=args.lr, seed=args.seed,
-                            level_games=args.level_games, threads=args.threads, situations=args.situations)
+                            level_games=args.level_games, threads=args.threads, situations=args.situations,
+                            own_share=args.own_share)
     except ValueError as err:
         parser.error(str(err))
     out = Path(args.out)
