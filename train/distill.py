@@ -184,15 +184,23 @@ def distil(bot, cfg: DistillConfig, game_config=None, log=print):
         return Bot(nets["offence"], nets["defence"], bot.activation, bot.on_offence_index, bot.features_size,
                    bot.num_actions)
 
-    held_out = by_side(record_teacher_games(teacher, opponents, cfg.held_out_games, cfg.seed + 99_991,
-                                            game_config, keep=keep))[cfg.side]
+    # the held-out games, recorded once: the situation's positions (the teacher's moves) and, with a
+    # situation, the others (the net's own moves there, kept or not)
+    in_situation = []
+
+    def noting(view):
+        in_situation.append(np.ones(view.batch_size, bool) if keep is None else np.asarray(keep(view), bool))
+        return np.ones(view.batch_size, bool)
+
+    recording = record_teacher_games(teacher, opponents, cfg.held_out_games, cfg.seed + 99_991, game_config,
+                                     keep=noting)
+    side_moves = by_side(recording)[cfg.side]
+    taught_rows = by_side((*recording[:2], np.concatenate(in_situation or [np.zeros(0, bool)])))[cfg.side][2]
+    held_out = tuple(part[taught_rows] for part in side_moves)
+    elsewhere = None if keep is None else tuple(part[~taught_rows] for part in side_moves)
     summary = {"teacher": cfg.teacher, "side": cfg.side, "situations": cfg.situations, "own_share": cfg.own_share,
                "agreement_before": masked_agreement(net, *held_out),
                "fits": []}
-    elsewhere = None
-    if keep is not None:  # the same held-out games, the other positions: the net's own moves there, kept or not
-        elsewhere = by_side(record_teacher_games(teacher, opponents, cfg.held_out_games, cfg.seed + 99_991,
-                                                 game_config, keep=lambda view: ~np.asarray(keep(view), bool)))[cfg.side]
     samples = by_side(record_teacher_games(teacher, opponents, cfg.games, cfg.seed, game_config,
                                            keep=recorded(cfg.seed)))[cfg.side]
     for dagger in range(cfg.dagger_rounds + 1):

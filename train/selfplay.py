@@ -113,12 +113,12 @@ class TrainConfig:
         trains the critics only (the actors frozen, as the file holds no critic), then the league runs as
         usual; None for none.
     defence_teacher: after the last round, the defence net is taught this teacher's defence
-        (``train.distill``: ``distil_games`` games, ``distil_rounds`` DAgger rounds, ``imitation_epochs``
+        (``train.distill``: ``distil_games`` games, ``distil_rounds`` DAgger rounds, ``distil_epochs``
         passes, the offence kept) before the export, within the budget; None skips it. The default is the
         power wall (``agents.panel.power``), a run defence: it lifted the 434-round shipped bot from
         65.8-84.2% to 86.2-94.0% against every panel agent.
     distil_situations: the positions of that teaching (``train.distill.SITUATIONS``): "runs" (a back carries
-        the ball) or "all". Taught on runs, the default job's bot won 64.2-98.0% against the heuristic, each
+        the ball) or "all". Taught on runs, the seventeenth session's default job's bot won 64.2-98.0% against the heuristic, each
         panel style and the team; taught everywhere, it lost its pass defence (26.2% against the team of
         spread passing and the wall; README, "The default run").
     distil_epochs: passes over the samples per fit of that teaching (48; with 12, the warm start's, the
