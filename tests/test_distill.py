@@ -76,7 +76,7 @@ def _small_config(**fields):
     from train.distill import DistillConfig
 
     return DistillConfig(**{"teacher": "power_run", "games": 16, "epochs": 8, "dagger_rounds": 1, "level_games": 0,
-                            "threads": 1, **fields})
+                            "threads": 1, "variants": "default", **fields})
 
 
 def test_distil_moves_the_unit_toward_its_teacher_and_keeps_the_other_unit_to_the_bit():
@@ -214,7 +214,78 @@ def test_own_share_fits_the_nets_own_moves_elsewhere_and_keeps_them():
     assert "own_moves_kept" not in everything  # taught everywhere: no other positions
 
 
+def test_each_recording_is_split_over_variants_with_and_without_specials_and_together_they_spread():
+    from train.distill import teaching_configs
+    from train.league import game_variants
+
+    variants = game_variants("all")
+    chosen = [teaching_configs(variants, recording, 4, 2) for recording in range(4)]
+    assert chosen[0][0] == GameConfig()  # the first recording plays the default game
+    for configs in chosen:  # one config with the specials, one without
+        assert sorted(config.specials for config in configs) == [False, True]
+    played = {config for configs in chosen for config in configs}
+    assert len(played) == 8 and {c.kick_mode for c in played} == {"dice", "paper"}
+    assert len({c.target_score for c in played}) >= 2
+    every = {config for r in range(8) for config in teaching_configs(variants, r, 8, 2)}
+    assert every == set(variants)  # eight recordings of two: all sixteen
+    assert teaching_configs([GameConfig()], 3, 4, 2) == [GameConfig()]  # one variant: no split
+    assert [teaching_configs(variants, r, 4, 1) for r in range(4)] == [[variants[k]] for k in (0, 4, 8, 12)]
+
+
+def test_a_recording_across_configs_is_its_parts_recorded_alone_with_the_same_seeds(monkeypatch):
+    """``record_across_configs`` plays each config's share of the games, under that config, with the seeds
+    those games have in one recording, and concatenates the samples in order."""
+    import train.learners as learners
+    from train.distill import record_across_configs
+
+    teacher, opponents = RandomAgent(), [RandomAgent()]
+    small = dict(max_steps=60)
+    specials, plain = GameConfig(target_score=7), GameConfig(target_score=7, specials=False)
+    whole = record_across_configs([specials, plain], teacher, opponents, 6, 40, **small)
+    first = learners.record_teacher_games(teacher, opponents, 4, 40, specials, **small)
+    second = learners.record_teacher_games(teacher, opponents, 2, 44, plain, **small)
+    for got, parts in zip(whole, zip(first, second)):
+        np.testing.assert_array_equal(got, np.concatenate(parts))
+    alone = learners.record_teacher_games(teacher, opponents, 6, 40, specials, **small)
+    for got, want in zip(record_across_configs([specials], teacher, opponents, 6, 40, **small), alone):
+        np.testing.assert_array_equal(got, want)
+    asked = []
+    record_across_configs([specials, plain], teacher, opponents, 6, 40,
+                          keep_for=lambda seed: asked.append(seed) or (lambda view: np.ones(view.batch_size, bool)),
+                          **small)
+    assert asked == [40, 44]  # each part's keep, keyed on its first game's seed
+
+
+def test_the_teaching_plays_the_rule_variants(monkeypatch):
+    """With ``variants`` "all", the teaching's games run under configs with and without the specials and
+    both kick modes; with "default", under the given game alone."""
+    import train.learners as learners
+    from train.distill import distil
+
+    played = []
+    real = learners.record_teacher_games
+
+    def noting_the_config(teacher, opponents, games, seed, game_config, **options):
+        played.append(game_config)
+        return real(teacher, opponents, games, seed, game_config, **options)
+
+    monkeypatch.setattr(learners, "record_teacher_games", noting_the_config)
+    bot = random_bot((16,), seed=3)
+    lines = []
+    _, summary = distil(bot, _small_config(variants="all", games=8, epochs=1, dagger_rounds=1, situations="runs"),
+                        GameConfig(target_score=7, max_steps=300), log=lines.append)
+    assert {config.specials for config in played} == {True, False}
+    assert {config.kick_mode for config in played} == {"dice", "paper"}
+    assert GameConfig(target_score=7, max_steps=300) in played  # the given game is one of them
+    assert summary["configs_played"] == 4 and "teaching over 4 rule variant(s) of 17, 2 per recording" in lines
+    played.clear()
+    _, summary = distil(bot, _small_config(games=8, epochs=1, dagger_rounds=0), GameConfig(target_score=7),
+                        log=lambda line: None)
+    assert set(played) == {GameConfig(target_score=7)} and summary["configs_played"] == 1
+
+
 @pytest.mark.parametrize("field, value, words", [
+    ("variants", "some", "DistillConfig.variants"), ("variant_groups", 0, "DistillConfig.variant_groups"),
     ("situations", "passes", "DistillConfig.situations"), ("own_share", 1.5, "DistillConfig.own_share"),
     ("own_share", -0.1, "DistillConfig.own_share"),
     ("side", "kicker", "DistillConfig.side"), ("games", 1, "DistillConfig.games"),
@@ -235,9 +306,9 @@ def test_the_command_writes_the_taught_bot_and_refuses_bad_input_in_one_line(tmp
     random_bot((16,), seed=6).save(path)
     out = tmp_path / "taught" / "bot.npz"
     summary = main([str(path), "--out", str(out), "--games", "2", "--epochs", "1", "--dagger-rounds", "0",
-                    "--level-games", "0", "--threads", "1"])
+                    "--level-games", "0", "--threads", "1", "--variants", "default"])
     taught = Bot.load(out)
-    assert summary["teacher"] == "power_run" and summary["side"] == "defence"
+    assert summary["teacher"] == "power_run" and summary["side"] == "defence" and summary["configs_played"] == 1
     assert all(np.array_equal(w, w0) for (w, _), (w0, _) in zip(taught.offence, Bot.load(path).offence))
     assert f"written {out}" in capsys.readouterr().out
 
@@ -250,7 +321,9 @@ def test_the_command_writes_the_taught_bot_and_refuses_bad_input_in_one_line(tmp
     assert not (tmp_path / "never.npz").exists()
     for argv, words in (([str(path), "--out", str(tmp_path / "x.npz"), "--teacher", "chess"], "DistillConfig.teacher"),
                         ([str(path), "--out", str(tmp_path / "x.txt")], "--out must name a .npz file"),
-                        ([str(path), "--out", str(tmp_path / "x.npz"), "--games", "0"], "DistillConfig.games")):
+                        ([str(path), "--out", str(tmp_path / "x.npz"), "--games", "0"], "DistillConfig.games"),
+                        ([str(path), "--out", str(tmp_path / "x.npz"), "--variant-groups", "0"],
+                         "DistillConfig.variant_groups")):
         with pytest.raises(SystemExit) as stop:
             main(argv)
         assert stop.value.code == 2 and words in capsys.readouterr().err

@@ -169,6 +169,13 @@ def test_the_teaching_reserve_is_the_teachings_games_at_the_warm_starts_pace():
     assert taught.games_recorded == 64 + 512 * 3  # the held-out games, then one batch per fit
     assert DistillConfig(games=16, dagger_rounds=0).games_recorded == 8 + 16
     assert teaching_reserve(cfg, 100.0, 1000) == pytest.approx(0.1 * (64 + 512 * 3))
+    # its recordings split over two rule variants each: a small batch's seconds for each extra batch
+    assert taught.batches_recorded(16) == 2 * 4 and taught.batches_recorded(1) == 4
+    assert teaching_reserve(cfg, 100.0, 1000, 5.0) == pytest.approx(0.1 * (64 + 512 * 3) + 5.0 * 4)
+    one_variant = dataclasses.replace(cfg, variants="default")
+    assert teaching_reserve(one_variant, 100.0, 1000, 5.0) == pytest.approx(0.1 * (64 + 512 * 3))
+    assert teaching_reserve(dataclasses.replace(cfg, distil_variant_groups=3), 100.0, 1000, 5.0) == pytest.approx(
+        0.1 * (64 + 512 * 3) + 5.0 * 8)
     assert teaching_reserve(cfg, 100.0, 0) == 0.0  # no warm start: no pace to go by
     assert teaching_reserve(dataclasses.replace(cfg, defence_teacher=None), 100.0, 1000) == 0.0
 

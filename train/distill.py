@@ -49,6 +49,7 @@ from pathlib import Path
 import numpy as np
 
 from train.learners import SIDES
+from train.league import VARIANT_SETS
 from train.settings import check_choice, check_int, check_number
 
 
@@ -96,6 +97,32 @@ def situations_and_a_share(situation, share: float, seed: int):
     return keep
 
 
+def teaching_configs(variants, recording: int, recordings: int, groups: int) -> list:
+    """The game configs of recording ``recording`` (0-based) of a teaching's ``recordings``: ``groups`` of
+    ``variants`` spaced evenly through the list, so with ``train.league.game_variants``' order (specials on,
+    then off) two groups are one config with specials and one without; each recording starts further on, so
+    together they spread over the variants. Recording 0 starts at the first variant (the default game)."""
+    groups = min(groups, len(variants))
+    block = len(variants) / groups
+    start = int(recording * block / recordings)
+    return [variants[(start + int(k * block)) % len(variants)] for k in range(groups)]
+
+
+def record_across_configs(configs, teacher, opponents, games: int, seed: int, keep_for=None, **options):
+    """``train.learners.record_teacher_games`` with its ``games`` split into even parts, one per config of
+    ``configs``, the samples concatenated; part games keep the seeds they have in one recording (``seed`` on).
+    ``keep_for(first_seed)``: the ``keep`` function of the part whose games start at that seed (None: every
+    decision); ``options``: the other arguments of ``record_teacher_games``."""
+    from train.learners import record_teacher_games
+
+    bounds = [2 * round(k * games / (2 * len(configs))) for k in range(len(configs) + 1)]
+    bounds[-1] = games
+    parts = [record_teacher_games(teacher, opponents, end - start, seed + start, config,
+                                  keep=None if keep_for is None else keep_for(seed + start), **options)
+             for config, start, end in zip(configs, bounds, bounds[1:]) if end > start]
+    return tuple(np.concatenate(pieces) for pieces in zip(*parts))
+
+
 @dataclass(frozen=True)
 class DistillConfig:
     """Settings of :func:`distil`. ``side``: the unit taught ("offence" or "defence"); ``teacher``: the
@@ -105,7 +132,9 @@ class DistillConfig:
     ``situations``: the positions taught (``SITUATIONS``): "all", or "runs" (a back carries the ball: the
     teacher's run defence is taught and the net keeps its own play elsewhere, its pass coverage above all);
     ``own_share``: with "runs", the share (0-1) of the other positions recorded with the net's own greedy
-    move as the label, so the fits keep that play."""
+    move as the label, so the fits keep that play; ``variants``: the rule variants played
+    (``train.league.game_variants`` of the given game: "all" or "default"); ``variant_groups``: the configs
+    each recording's games are split over (``teaching_configs``)."""
 
     teacher: str = "power_run"
     side: str = "defence"
@@ -118,6 +147,8 @@ class DistillConfig:
     threads: int = 2
     situations: str = "all"
     own_share: float = 0.0
+    variants: str = "all"
+    variant_groups: int = 2
 
     def __post_init__(self):
         owner = "DistillConfig"
@@ -131,6 +162,8 @@ class DistillConfig:
         check_int(owner, "threads", self.threads, 1)
         check_choice(owner, "situations", self.situations, tuple(SITUATIONS))
         check_number(owner, "own_share", self.own_share, 0.0, 1.0)
+        check_choice(owner, "variants", self.variants, VARIANT_SETS)
+        check_int(owner, "variant_groups", self.variant_groups, 1)
         from train.selfplay import make_teacher
 
         make_teacher(self.teacher, "DistillConfig.teacher")
@@ -145,35 +178,47 @@ class DistillConfig:
         """Full games the teaching plays: the held-out games and ``games`` for each fit."""
         return self.held_out_games + self.games * (self.dagger_rounds + 1)
 
+    def batches_recorded(self, variant_count: int) -> int:
+        """Game batches the teaching plays with ``variant_count`` rule variants: the held-out recording and
+        one per fit, each split over up to ``variant_groups`` configs."""
+        return (self.dagger_rounds + 2) * min(self.variant_groups, variant_count)
+
 
 def distil(bot, cfg: DistillConfig, game_config=None, log=print):
     """The bot with its ``cfg.side`` net fitted to ``cfg.teacher``'s unit (see the module docstring), and a
     summary: samples, the training accuracy of each fit, the held-out agreement before and after. The
     returned bot stores no levels (the old ones were measured for the old net)."""
+    import dataclasses
+
     import torch
 
     from agents.base import TeamOfUnits
     from agents.bot import Bot, BotAgent
     from gridiron_env.config import GameConfig
     from train.export import linear_layers, torch_net
-    from train.learners import by_side, fit_masked, masked_agreement, record_teacher_games
+    from train.learners import by_side, fit_masked, masked_agreement
+    from train.league import game_variants
     from train.selfplay import fixed_members, make_teacher
 
     torch.set_num_threads(cfg.threads)
-    game_config = game_config or GameConfig()
+    variants = game_variants(cfg.variants, dataclasses.asdict(game_config or GameConfig()))
+    recordings = cfg.dagger_rounds + 1
+
+    def configs(recording: int) -> list:
+        return teaching_configs(variants, recording, recordings, cfg.variant_groups)
+
     temperature = bot.levels["hard"]
     other = "defence" if cfg.side == "offence" else "offence"
     own_units = BotAgent(bot, name="bot", temperature=temperature)
     teacher_unit = make_teacher(cfg.teacher)
     keep = SITUATIONS[cfg.situations]
-    taught_unit, recorded = teacher_unit, (lambda seed: keep)
+    taught_unit, recorded = teacher_unit, None
     if keep is not None:
         # the target: the teacher's moves in its situations, the net's own greedy ones elsewhere (a share of
         # those recorded too, so the fits keep its play there)
         taught_unit = SituationTeacher(teacher_unit, BotAgent(bot, name="own", temperature=0.0), keep,
                                        name=f"{teacher_unit.name} on {cfg.situations}, the bot's own elsewhere")
-        if cfg.own_share > 0:
-            recorded = lambda seed: situations_and_a_share(keep, cfg.own_share, seed)  # noqa: E731
+        recorded = lambda seed: situations_and_a_share(keep, cfg.own_share, seed)  # noqa: E731
     units = {cfg.side: taught_unit, other: own_units}
     teacher = TeamOfUnits(units["offence"], units["defence"], name=f"{cfg.teacher} {cfg.side} with the bot's {other}")
     opponents = list(fixed_members("panel").values())
@@ -192,23 +237,25 @@ def distil(bot, cfg: DistillConfig, game_config=None, log=print):
         in_situation.append(np.ones(view.batch_size, bool) if keep is None else np.asarray(keep(view), bool))
         return np.ones(view.batch_size, bool)
 
-    recording = record_teacher_games(teacher, opponents, cfg.held_out_games, cfg.seed + 99_991, game_config,
-                                     keep=noting)
+    recording = record_across_configs(configs(0), teacher, opponents, cfg.held_out_games, cfg.seed + 99_991,
+                                      keep_for=lambda seed: noting)
     side_moves = by_side(recording)[cfg.side]
     taught_rows = by_side((*recording[:2], np.concatenate(in_situation or [np.zeros(0, bool)])))[cfg.side][2]
     held_out = tuple(part[taught_rows] for part in side_moves)
     elsewhere = None if keep is None else tuple(part[~taught_rows] for part in side_moves)
+    played = {config for recording in range(recordings) for config in configs(recording)}
     summary = {"teacher": cfg.teacher, "side": cfg.side, "situations": cfg.situations, "own_share": cfg.own_share,
-               "agreement_before": masked_agreement(net, *held_out),
-               "fits": []}
-    samples = by_side(record_teacher_games(teacher, opponents, cfg.games, cfg.seed, game_config,
-                                           keep=recorded(cfg.seed)))[cfg.side]
+               "configs_played": len(played), "agreement_before": masked_agreement(net, *held_out), "fits": []}
+    log(f"teaching over {len(played)} rule variant(s) of {len(variants)}, {min(cfg.variant_groups, len(variants))} "
+        "per recording")
+    samples = by_side(record_across_configs(configs(0), teacher, opponents, cfg.games, cfg.seed,
+                                            keep_for=recorded))[cfg.side]
     for dagger in range(cfg.dagger_rounds + 1):
         if dagger:
             student = BotAgent(current(), name="student", temperature=temperature)
-            more = by_side(record_teacher_games(teacher, opponents, cfg.games, cfg.seed + 7_919 * dagger, game_config,
-                                                student=student, student_share=1.0,
-                                                keep=recorded(cfg.seed + dagger)))[cfg.side]
+            more = by_side(record_across_configs(configs(dagger), teacher, opponents, cfg.games,
+                                                 cfg.seed + 7_919 * dagger, keep_for=recorded,
+                                                 student=student, student_share=1.0))[cfg.side]
             samples = tuple(np.concatenate([a, b]) for a, b in zip(samples, more))
         accuracy = fit_masked(net, list(net.parameters()), *samples, cfg.epochs, cfg.lr, cfg.seed + dagger)
         summary["fits"].append({"samples": int(len(samples[2])), "accuracy": accuracy})
@@ -249,6 +296,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--own-share", type=float, default=d.own_share,
                         help="with --situations runs: the share (0-1) of the other positions taught the net's own "
                              "greedy move, so it keeps its play there (default %(default)s)")
+    parser.add_argument("--variants", choices=VARIANT_SETS, default=d.variants,
+                        help="the rule variants the teaching plays: all (specials on and off, both kick modes, "
+                             "targets 14-35) or default (default %(default)s)")
+    parser.add_argument("--variant-groups", type=int, default=d.variant_groups,
+                        help="the rule variants each recording's games are split over (default %(default)s)")
     return parser
 
 
@@ -261,7 +313,7 @@ def main(argv=None) -> dict:
         cfg = DistillConfig(teacher=args.teacher, side=args.side, games=args.games, epochs=args.epochs,
                             dagger_rounds=args.dagger_rounds, lr=args.lr, seed=args.seed,
                             level_games=args.level_games, threads=args.threads, situations=args.situations,
-                            own_share=args.own_share)
+                            own_share=args.own_share, variants=args.variants, variant_groups=args.variant_groups)
     except ValueError as err:
         parser.error(str(err))
     out = Path(args.out)

@@ -240,6 +240,10 @@ class LeagueOpponent:
 
 # --- the rules a learner trains under -------------------------------------------------------------------
 
+# the sets of rule variants a training may cover (``game_variants``)
+VARIANT_SETS = ("all", "default")
+
+
 def game_variants(kind: str = "all", base: dict | None = None) -> list[GameConfig]:
     """The game configs training covers. ``"all"``: specials on and off x both kick modes x target scores
     14, 21, 28 and 35 (16 configs, the default game first); ``"default"``: the base game only. ``base``:
@@ -247,8 +251,8 @@ def game_variants(kind: str = "all", base: dict | None = None) -> list[GameConfi
     base_config = GameConfig.from_dict(dict(base or {}))
     if kind == "default":
         return [base_config]
-    if kind != "all":
-        raise ValueError(f"game variants must be 'all' or 'default', got {kind!r}")
+    if kind not in VARIANT_SETS:
+        raise ValueError(f"game variants must be one of {VARIANT_SETS}, got {kind!r}")
     variants = [base_config]
     for specials in (True, False):
         for kick_mode in ("dice", "paper"):
