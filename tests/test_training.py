@@ -161,7 +161,7 @@ def test_the_defence_teacher_teaches_the_exported_defence_and_leaves_the_offence
 
 def test_the_teaching_reserve_is_the_teachings_games_at_the_warm_starts_pace():
     from train.distill import DistillConfig
-    from train.selfplay import TrainConfig, defence_distil_config, teaching_reserve
+    from train.selfplay import TEACHING_BATCH_COST, TrainConfig, defence_distil_config, teaching_reserve
 
     cfg = TrainConfig(distil_games=512, distil_rounds=2)
     taught = defence_distil_config(cfg)
@@ -169,13 +169,17 @@ def test_the_teaching_reserve_is_the_teachings_games_at_the_warm_starts_pace():
     assert taught.games_recorded == 64 + 512 * 3  # the held-out games, then one batch per fit
     assert DistillConfig(games=16, dagger_rounds=0).games_recorded == 8 + 16
     assert teaching_reserve(cfg, 100.0, 1000) == pytest.approx(0.1 * (64 + 512 * 3))
-    # its recordings split over two rule variants each: a small batch's seconds for each extra batch
-    assert taught.batches_recorded(16) == 2 * 4 and taught.batches_recorded(1) == 4
-    assert teaching_reserve(cfg, 100.0, 1000, 5.0) == pytest.approx(0.1 * (64 + 512 * 3) + 5.0 * 4)
-    one_variant = dataclasses.replace(cfg, variants="default")
-    assert teaching_reserve(one_variant, 100.0, 1000, 5.0) == pytest.approx(0.1 * (64 + 512 * 3))
+    # one variant per recording by default: no extra batch; split over two or three variants each, a
+    # batch's fixed cost (TEACHING_BATCH_COST small batches) for each extra one
+    assert taught.batches_recorded(16) == 4 and taught.variants == "all"
+    assert teaching_reserve(cfg, 100.0, 1000, 5.0) == pytest.approx(0.1 * (64 + 512 * 3))
+    split = dataclasses.replace(cfg, distil_variant_groups=2)
+    assert defence_distil_config(split).batches_recorded(16) == 2 * 4
+    assert teaching_reserve(split, 100.0, 1000, 5.0) == pytest.approx(0.1 * (64 + 512 * 3) + 4 * 5.0 * TEACHING_BATCH_COST)
+    assert teaching_reserve(dataclasses.replace(split, variants="default"), 100.0, 1000, 5.0) == pytest.approx(
+        0.1 * (64 + 512 * 3))
     assert teaching_reserve(dataclasses.replace(cfg, distil_variant_groups=3), 100.0, 1000, 5.0) == pytest.approx(
-        0.1 * (64 + 512 * 3) + 5.0 * 8)
+        0.1 * (64 + 512 * 3) + 8 * 5.0 * TEACHING_BATCH_COST)
     assert teaching_reserve(cfg, 100.0, 0) == 0.0  # no warm start: no pace to go by
     assert teaching_reserve(dataclasses.replace(cfg, defence_teacher=None), 100.0, 1000) == 0.0
 

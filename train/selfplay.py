@@ -128,8 +128,10 @@ class TrainConfig:
         With 48 passes and 0.3, the seed-1 job won 62.7% against power_run (55.0% before) and 89.5%
         against the team (81.5%).
     distil_variant_groups: the rule variants of ``variants`` each recording of that teaching is split over
-        (``train.distill.teaching_configs``; two: one with specials, one without). Taught on the default
-        game alone, the 25-minute bot won 50-64% against power_run with specials off (62-72% with them).
+        (``train.distill.teaching_configs``): with one, each of its four recordings plays one variant, the
+        default game first and two of them without the specials; every extra batch costs its steps' time
+        again (split in two, the teaching took 409 s instead of 292-316 s). Taught on the default game
+        alone, the 25-minute bot won 50-64% against power_run with specials off (62-72% with them).
     """
 
     seed: int = 0
@@ -174,7 +176,7 @@ class TrainConfig:
     distil_situations: str = "runs"
     distil_epochs: int = 48
     distil_own_share: float = 0.3
-    distil_variant_groups: int = 2
+    distil_variant_groups: int = 1
 
     def __post_init__(self):
         owner = "TrainConfig"
@@ -479,20 +481,27 @@ def distil_defence(models, cfg: TrainConfig, game_config: GameConfig, log=print)
     return info
 
 
+# a teaching batch's fixed cost (its steps, whatever its size) in units of the warm start's small held-out
+# batch: the default job's teaching split over two variants took 409 s where the unsplit one took 292-316 s,
+# about 20 s for each of its 5 extra batches, against 5 s for the warm start's 32-game held-out batch
+TEACHING_BATCH_COST = 4.0
+
+
 def teaching_reserve(cfg: TrainConfig, warm_start_seconds: float, warm_start_games: int,
                      small_batch_seconds: float = 0.0) -> float:
     """Seconds the rounds leave at the end of the budget for the defence's teaching: its games at the warm
-    start's pace (``warm_start_games`` teacher games, fits included, in ``warm_start_seconds``), and
-    ``small_batch_seconds`` (the warm start's small held-out recording) for every batch its recordings are
-    split into beyond one each: a batch's steps cost about the same whatever its size (on this machine
-    1,024 games took 28.6 s in one batch, 57.1 s in four); 0 without a teacher or a measured pace."""
+    start's pace (``warm_start_games`` teacher games, fits included, in ``warm_start_seconds``), and for
+    every batch its recordings are split into beyond one each (``distil_variant_groups`` above 1) the fixed
+    cost of a batch, ``TEACHING_BATCH_COST`` times the warm start's small held-out recording's
+    ``small_batch_seconds``; 0 without a teacher or a measured pace."""
     if cfg.defence_teacher is None or warm_start_games <= 0:
         return 0.0
     from train.league import game_variants
 
     taught = defence_distil_config(cfg)
     more_batches = taught.batches_recorded(len(game_variants(cfg.variants, cfg.game))) - taught.batches_recorded(1)
-    return warm_start_seconds / warm_start_games * taught.games_recorded + more_batches * small_batch_seconds
+    return (warm_start_seconds / warm_start_games * taught.games_recorded
+            + more_batches * TEACHING_BATCH_COST * small_batch_seconds)
 
 
 def _another_round(rounds: int, now: float, deadline: float, round_seconds: float) -> bool:
