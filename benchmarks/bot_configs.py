@@ -46,8 +46,10 @@ def label(config) -> str:
             f"to {config.target_score}")
 
 
-def measure(bot_path, configs, games: int, seed: int, opponents: str = "panel", log=print) -> list[dict]:
-    """One row per config: ``{"config": label, "cells": {opponent: match_row}, "seconds"}``."""
+def measure(bot_path, configs, games: int, seed: int, opponents: str = "panel", log=print,
+            against=None) -> list[dict]:
+    """One row per config: ``{"config": label, "cells": {opponent: match_row}, "seconds"}``; ``against``:
+    the names of the opponents to play (None: all of ``opponents``)."""
     from agents.bot import DEFAULT_LEVEL, BotAgent
     from train.selfplay import evaluation_opponents, match_row
 
@@ -57,6 +59,8 @@ def measure(bot_path, configs, games: int, seed: int, opponents: str = "panel", 
         t0 = time.perf_counter()
         cells = {}
         for name, opponent in evaluation_opponents(opponents).items():
+            if against is not None and name not in against:
+                continue
             bot = BotAgent.load(bot_path, name="bot", temperature=temperature)
             cells[name] = match_row(bot, opponent, games, seed, config)
         rows.append({"config": label(config), "cells": cells, "seconds": time.perf_counter() - t0})
@@ -86,6 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--opponents", choices=("panel", "heuristic"), default="panel",
                         help="the heuristic and the panel, or the heuristic alone (default panel); the random "
                              "agent always plays")
+    parser.add_argument("--against", nargs="+", metavar="NAME",
+                        help="only these of the opponents, e.g. power_run (default: all of them)")
     parser.add_argument("--out", help="folder to write table.md into (optional)")
     return parser
 
@@ -105,7 +111,14 @@ def main(argv=None) -> str:
         configs = rule_sets(args.targets)
     except ValueError as err:
         parser.error(str(err))
-    table = markdown(measure(args.bot, configs, args.games, args.seed, args.opponents))
+    if args.against:
+        from train.selfplay import evaluation_opponents
+
+        known = list(evaluation_opponents(args.opponents))
+        unknown = [name for name in args.against if name not in known]
+        if unknown:
+            parser.error(f"--against: {', '.join(unknown)} not among the opponents ({', '.join(known)})")
+    table = markdown(measure(args.bot, configs, args.games, args.seed, args.opponents, against=args.against))
     print(table)
     if args.out:
         Path(args.out).mkdir(parents=True, exist_ok=True)

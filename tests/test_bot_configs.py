@@ -37,3 +37,12 @@ def test_an_odd_game_count_is_refused():
     with pytest.raises(SystemExit) as exit_info:
         _module().main(["--games", "3"])
     assert exit_info.value.code == 2
+
+
+def test_against_plays_only_the_named_opponents_and_refuses_an_unknown_one(capsys):
+    module = _module()
+    table = module.main(["--games", "2", "--targets", "14", "--opponents", "heuristic", "--against", "heuristic"])
+    assert table.strip().splitlines()[0] == "| rules | heuristic |"
+    with pytest.raises(SystemExit) as exit_info:
+        module.main(["--games", "2", "--against", "chess"])
+    assert exit_info.value.code == 2 and "--against: chess not among the opponents" in capsys.readouterr().err
