@@ -116,6 +116,31 @@ def test_a_back_carries_when_a_snap_offence_player_but_the_quarterback_holds_the
     assert a_back_carries(state).tolist() == [False, False, True, True, False]
 
 
+def test_the_offence_holds_the_ball_in_a_play_when_its_quarterback_or_a_back_has_it():
+    from gridiron_env.core.state import DEFENCE_FORMATION, PLAY
+    from train.distill import a_back_carries, the_offence_holds_the_ball
+
+    state = init(6, seed=1)
+    state.ball_holder[:] = np.array([-1, 0, 1, 10, 11, 0], dtype=state.ball_holder.dtype)  # loose, QB, back, end, defender
+    state.phase[:] = PLAY
+    state.phase[5] = DEFENCE_FORMATION  # the quarterback has the ball before the snap: the formation pick
+    assert the_offence_holds_the_ball(state).tolist() == [False, True, True, True, False, False]
+    # every run position is one of them, and the quarterback's are the ones added
+    held, runs = the_offence_holds_the_ball(state), a_back_carries(state)
+    assert (held | runs).tolist() == held.tolist()
+
+
+def test_distil_while_the_offence_holds_the_ball_teaches_more_positions_than_runs():
+    from train.distill import distil
+
+    bot = random_bot((16,), seed=8)
+    config = GameConfig(target_score=7)
+    _, runs = distil(bot, _small_config(situations="runs", dagger_rounds=0), config, log=lambda line: None)
+    _, held = distil(bot, _small_config(situations="held", dagger_rounds=0), config, log=lambda line: None)
+    _, everything = distil(bot, _small_config(dagger_rounds=0), config, log=lambda line: None)
+    assert runs["fits"][0]["samples"] < held["fits"][0]["samples"] < everything["fits"][0]["samples"]
+
+
 def test_recording_keeps_only_the_decisions_asked_for_and_the_games_are_the_same():
     """``keep`` filters what is recorded, never what is played: the kept samples are exactly the full
     recording's rows where the filter holds (it is asked about every decision, in order)."""

@@ -117,14 +117,18 @@ class TrainConfig:
         passes, the offence kept) before the export, within the budget; None skips it. The default is the
         power wall (``agents.panel.power``), a run defence: it lifted the 434-round shipped bot from
         65.8-84.2% to 86.2-94.0% against every panel agent.
-    distil_situations: the positions of that teaching (``train.distill.SITUATIONS``): "runs" (a back carries
-        the ball) or "all". Taught on runs, the seventeenth session's default job's bot won 64.2-98.0% against the heuristic, each
-        panel style and the team; taught everywhere, it lost its pass defence (26.2% against the team of
-        spread passing and the wall; README, "The default run").
-    distil_epochs: passes over the samples per fit of that teaching (48; with 12, the warm start's, the
-        seed-1 job's last fit reached 87.5% training accuracy, with 48 96.9%).
-    distil_own_share: with "runs", the share of the other positions recorded with the net's own greedy move
-        as the label (``train.distill.DistillConfig.own_share``): the long fits then keep its pass defence.
+    distil_situations: the positions of that teaching (``train.distill.SITUATIONS``): "held" (the snap
+        offence holds the ball in a play: the quarterback's time and the runs), "runs" (a back carries the
+        ball) or "all". Taught everywhere, the seventeenth session's job's bot lost its pass defence (26.2%
+        against the team of spread passing and the wall: the wall's run fronts); taught on runs, the
+        nineteenth session's seed-1 job's bot won 52.8% against the heuristic, taught on "held" 73.8%
+        (README, "The default run").
+    distil_epochs: passes over the samples per fit of that teaching (36: the "held" positions are a third
+        more samples than the runs, and 36 passes take the teaching's time at 48 on the runs; with 12, the
+        warm start's, the seed-1 job's last fit on runs reached 87.5% training accuracy, with 48 96.9%).
+    distil_own_share: with "runs" or "held", the share of the other positions recorded with the net's own
+        greedy move as the label (``train.distill.DistillConfig.own_share``): the long fits then keep its
+        play there.
         With 48 passes and 0.3, the seed-1 job won 62.7% against power_run (55.0% before) and 89.5%
         against the team (81.5%).
     distil_variant_groups: the rule variants of ``variants`` each recording of that teaching is split over
@@ -173,8 +177,8 @@ class TrainConfig:
     defence_teacher: str | None = "power_run"
     distil_games: int = 1024
     distil_rounds: int = 3
-    distil_situations: str = "runs"
-    distil_epochs: int = 48
+    distil_situations: str = "held"
+    distil_epochs: int = 36
     distil_own_share: float = 0.3
     distil_variant_groups: int = 1
 
@@ -742,11 +746,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--distil-rounds", type=int, default=d.distil_rounds,
                         help="its DAgger rounds (default %(default)s)")
     parser.add_argument("--distil-situations", choices=tuple(SITUATIONS), default=d.distil_situations,
-                        help="the positions it teaches: all, or runs (a back carries the ball) (default %(default)s)")
+                        help="the positions it teaches: all, runs (a back carries the ball) or held (the snap offence "
+                             "holds the ball in a play) (default %(default)s)")
     parser.add_argument("--distil-epochs", type=int, default=d.distil_epochs,
                         help="its passes over the samples per fit (default %(default)s)")
     parser.add_argument("--distil-own-share", type=float, default=d.distil_own_share,
-                        help="with --distil-situations runs: the share (0-1) of the other positions taught the net's "
+                        help="with --distil-situations runs or held: the share (0-1) of the other positions taught the net's "
                              "own greedy move, so it keeps its play there (default %(default)s)")
     parser.add_argument("--distil-variant-groups", type=int, default=d.distil_variant_groups,
                         help="the rule variants (of --variants) each of its recordings is split over "
