@@ -66,25 +66,31 @@ from pathlib import Path
 
 import numpy as np
 
+from gridiron_env.core.geometry import PLAYERS_PER_TEAM, QB
 from gridiron_env.core.state import PLAY
 from train.learners import SIDES
 from train.league import VARIANT_SETS
 from train.settings import check_choice, check_int, check_number
 
 
+def _snap_offence_holder(state) -> tuple[np.ndarray, np.ndarray]:
+    """Per game: the ball holder's slot and whether it is a player of the snap offence (slots 0-10)."""
+    holder = state.ball_holder.astype(np.int64)
+    return holder, (holder >= QB) & (holder < PLAYERS_PER_TEAM)
+
+
 def a_back_carries(state) -> np.ndarray:
     """Per game: a player of the snap offence other than its quarterback (slots 1-10) holds the ball: a run,
     after the handoff or the catch, where the defence's job is the tackle and no pass is left to cover."""
-    holder = state.ball_holder.astype(np.int64)
-    return (holder >= 1) & (holder <= 10)
+    holder, offence_holds = _snap_offence_holder(state)
+    return offence_holds & (holder != QB)
 
 
 def the_offence_holds_the_ball(state) -> np.ndarray:
     """Per game: in a play, a player of the snap offence (slots 0-10) holds the ball: the quarterback before
     his throw or handoff (the pass rush and the coverage) or a back on a run (the tackle). Not the defence's
     formation pick, nor a loose ball or a return."""
-    holder = state.ball_holder.astype(np.int64)
-    return (state.phase == PLAY) & (holder >= 0) & (holder <= 10)
+    return (state.phase == PLAY) & _snap_offence_holder(state)[1]
 
 
 # the positions a teaching may be limited to: every decision of the unit, those of a run (a back carries), or

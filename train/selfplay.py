@@ -128,8 +128,7 @@ class TrainConfig:
         warm start's, the seed-1 job's last fit on runs reached 87.5% training accuracy, with 48 96.9%).
     distil_own_share: with "runs" or "held", the share of the other positions recorded with the net's own
         greedy move as the label (``train.distill.DistillConfig.own_share``): the long fits then keep its
-        play there.
-        With 48 passes and 0.3, the seed-1 job won 62.7% against power_run (55.0% before) and 89.5%
+        play there. With 48 passes and 0.3 (on runs), the seed-1 job won 62.7% against power_run (55.0% before) and 89.5%
         against the team (81.5%).
     distil_variant_groups: the rule variants of ``variants`` each recording of that teaching is split over
         (``train.distill.teaching_configs``): with one, each of its four recordings plays one variant, the
