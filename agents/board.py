@@ -14,7 +14,7 @@ from gridiron_env.core import rules
 from gridiron_env.core.geometry import (
     DISTANCE, FRAME_ROW, N_DIRECTIONS, N_LANES, N_ROWS, N_SQUARES, NEIGHBOUR, SQUARE_LANE, SQUARE_ROW,
 )
-from gridiron_env.core.state import State
+from gridiron_env.core.state import PLAY, State
 
 BIG = 999  # "out of reach"
 DIRECTIONS = np.arange(N_DIRECTIONS)
@@ -113,6 +113,25 @@ def side_of(s: State) -> Side:
         points=s.points[r, team].astype(np.int64), opp_points=s.points[r, 1 - team].astype(np.int64),
         frame=FRAME_ROW[team].astype(np.int64), empty=s.board < 0,
     )
+
+
+def tackle_moves_mask(s: State) -> np.ndarray:
+    """[m, NUM_ACTIONS] bool: the legal ``move`` actions that are tackles (rule 14): in the play phase, a
+    move of a player of the side not holding the ball onto the square of the enemy ball carrier."""
+    m = s.batch_size
+    holder = s.ball_holder.astype(np.int64)
+    moves = np.flatnonzero(A.ACTION_KIND == A.KIND_MOVE)
+    slot = A.ACTION_ARG[moves].astype(np.int64)
+    square = s.player_square[:, slot].astype(np.int64)  # [m, moves]
+    team = s.to_act.astype(np.int64).clip(0, 1)[:, None]
+    target = NEIGHBOUR[team, np.maximum(square, 0), A.ACTION_DIRECTION[moves].astype(np.int64)[None, :]]
+    onto_carrier = (square >= 0) & (target >= 0) & (
+        np.take_along_axis(s.board.astype(np.int64), np.maximum(target, 0), axis=1) == holder[:, None])
+    enemy = (slot[None, :] < 11) != (holder[:, None] < 11)
+    live = ((s.phase == PLAY) & (holder >= 0))[:, None]
+    mask = np.zeros((m, A.NUM_ACTIONS), dtype=bool)
+    mask[:, moves] = s.legal[:, moves] & onto_carrier & enemy & live
+    return mask
 
 
 def qb_mult(s: State, slot: np.ndarray) -> np.ndarray:

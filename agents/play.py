@@ -56,12 +56,13 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.board import tackle_moves_mask
 from agents.bot import DEFAULT_LEVEL, LEVELS
 from gridiron_env.config import GameConfig
 from gridiron_env.core import IllegalActionError, init, pass_price, step
 from gridiron_env.core import actions as A
 from gridiron_env.core.engine import field_goal_distance_for_row
-from gridiron_env.core.geometry import END_ZONE_DEPTH, FRAME_ROW, N_LANES, N_ROWS, N_SLOTS, NEIGHBOUR, TAGS
+from gridiron_env.core.geometry import END_ZONE_DEPTH, FRAME_ROW, N_LANES, N_ROWS, N_SLOTS, TAGS
 from gridiron_env.core.odds import field_goal_chance, paper_field_goal_chance
 from gridiron_env.core.state import GAME_OVER, KICK_DECISION, PHASE_NAMES, PLAY, SCRAMBLE, SPECIALS_PICK
 from gridiron_env.core.visibility import team_view
@@ -243,18 +244,10 @@ def _slot_square(state, slot: int) -> int:
 
 
 def tackle_moves(state, game: int = 0) -> np.ndarray:
-    """The legal ``move`` action ids of game ``game`` that are tackles (rule 14): in the play phase, a move
-    of a player of the side not holding the ball onto the square of the enemy ball carrier. Sorted ids."""
-    g = int(game)
-    holder = int(state.ball_holder[g])
-    if int(state.phase[g]) != PLAY or holder < 0:
-        return np.zeros(0, dtype=np.int64)
-    moves = np.flatnonzero(state.legal[g] & (A.ACTION_KIND == A.KIND_MOVE))
-    slot = A.ACTION_ARG[moves].astype(np.int64)
-    square = state.player_square[g, slot].astype(np.int64)
-    target = NEIGHBOUR[int(state.to_act[g]), np.maximum(square, 0), A.ACTION_DIRECTION[moves].astype(np.int64)]
-    onto_carrier = (square >= 0) & (target >= 0) & (state.board[g, np.maximum(target, 0)] == holder)
-    return moves[onto_carrier & ((slot < 11) != (holder < 11))]
+    """The legal ``move`` action ids of game ``game`` that are tackles (rule 14, ``agents.board.tackle_moves_mask``):
+    in the play phase, a move of a player of the side not holding the ball onto the square of the enemy ball
+    carrier. Sorted ids."""
+    return np.flatnonzero(tackle_moves_mask(state.take(np.array([int(game)])))[0])
 
 
 def _price_text(state, slot: int) -> str:

@@ -239,6 +239,150 @@ def test_own_share_fits_the_nets_own_moves_elsewhere_and_keeps_them():
     assert "own_moves_kept" not in everything  # taught everywhere: no other positions
 
 
+def _positions_with_tackles(games: int = 24, seed: int = 5):
+    """A batch of play positions of power_run against the random agent, some with a tackle in reach (the
+    states reached every 40 steps)."""
+    from agents.panel import PowerRunAgent
+    from gridiron_env.core.state import PLAY
+
+    config = GameConfig(target_score=7)
+    agents = [PowerRunAgent(), RandomAgent()]
+    for agent in agents:
+        agent.reset(np.arange(games))
+    state, seen = init(games, seed=seed, config=config), []
+    for turn in range(600):
+        if turn % 40 == 0 and (state.phase == PLAY).any():
+            seen.append(state.take(np.flatnonzero(state.phase == PLAY)))
+        acting = state.to_act.clip(0, 1)
+        actions = np.where(acting == 0, agents[0].act(state, config), agents[1].act(state, config))
+        state = step(state, actions, config=config, active=~(state.terminated | state.truncated))
+    return seen
+
+
+def test_the_tackles_of_a_batch_are_each_games_tackles_and_each_one_tackles():
+    """``agents.board.tackle_moves_mask`` over a batch is, game by game, the terminal game's tackles
+    (``agents.play.tackle_moves``, checked against the engine in test_play); each marked move, stepped, makes
+    the engine draw its tackle-fumble chance (rule 15: the run ends there)."""
+    from agents.board import tackle_moves_mask
+    from agents.play import tackle_moves
+    from gridiron_env.core import CounterChance
+
+    class Tackles(CounterChance):
+        def __init__(self):
+            self.games = set()
+
+        def draw(self, state, games, high, count, what=""):
+            if what == "tackle fumble":
+                self.games |= {int(g) for g in np.asarray(games).reshape(-1)}
+            return super().draw(state, games, high, count, what)
+
+    marked = 0
+    for view in _positions_with_tackles():
+        mask = tackle_moves_mask(view)
+        for game in range(view.batch_size):
+            assert np.flatnonzero(mask[game]).tolist() == tackle_moves(view, game).tolist()
+        games, actions = np.nonzero(mask)
+        if games.size:
+            chance = Tackles()
+            step(view.take(games), actions, chance=chance)
+            assert chance.games == set(range(games.size))
+            marked += games.size
+    assert marked > 0
+
+
+def test_moves_toward_a_tackle_are_the_defences_tackles_and_the_steps_its_points_pay_for():
+    """``toward_a_tackle``: every tackle of the side defending a carrier; tackle_now's pick (the wall's
+    pursuit) whenever there is one; a defender's step that leaves a tackle out of this turn's points, the
+    offence's own moves and every other kind of action are not; ``tackles_count`` weighs exactly those."""
+    from agents.board import tackle_moves_mask
+    from agents.panel.common import moves_toward_a_tackle, side_of, tackle_now
+    from gridiron_env.core import actions as A
+    from train.distill import tackles_count, toward_a_tackle
+
+    weigh = tackles_count(5.0)
+    counts = dict(tackles=0, picks=0, others=0)
+    for view in _positions_with_tackles():
+        m = view.batch_size
+        rows = np.arange(m)
+        tackles = tackle_moves_mask(view)
+        with_tackle = tackles.any(axis=1)
+        assert toward_a_tackle(view, tackles.argmax(axis=1))[with_tackle].all()
+        counts["tackles"] += int(with_tackle.sum())
+        pick, dist, cost = tackle_now(view, side_of(view))
+        side = side_of(view)
+        holder = view.ball_holder.astype(np.int64)
+        defending = (holder >= 0) & ((holder < 11) != (side.base == 0)) & (view.to_act >= 0)
+        picked = defending & (pick >= 0)
+        assert toward_a_tackle(view, np.maximum(pick, 0))[picked].all()
+        counts["picks"] += int(picked.sum())
+        # each move is marked exactly when the defending side's ways to a tackle include it; none when there
+        # is no way this turn; no other kind of action
+        ways = moves_toward_a_tackle(view, side)
+        for action in range(A.NUM_ACTIONS):
+            marked = toward_a_tackle(view, np.full(m, action))
+            if A.ACTION_KIND[action] != A.KIND_MOVE:
+                assert not marked.any()
+                continue
+            legal = view.legal[:, action]
+            assert marked.tolist() == (defending & (ways & (side.move_ids == action)).any(axis=(1, 2))).tolist()
+            assert not marked[(pick < 0) | ~legal].any()
+            counts["others"] += int((legal & defending & ~marked).sum())
+        actions = np.where(with_tackle, tackles.argmax(axis=1), view.legal.argmax(axis=1))
+        assert weigh(view, actions).tolist() == np.where(toward_a_tackle(view, actions), 5.0, 1.0).tolist()
+        del rows, dist, cost
+    assert min(counts.values()) > 0, counts
+
+
+def test_a_recording_with_weights_records_the_same_moves_and_one_weight_each():
+    from agents.panel import PowerRunAgent
+    from train.distill import tackles_count
+    from train.learners import record_teacher_games
+
+    config = GameConfig(target_score=7)
+    plain = record_teacher_games(PowerRunAgent(), [RandomAgent()], 4, 3, config)
+    weighted = record_teacher_games(PowerRunAgent(), [RandomAgent()], 4, 3, config, weigh=tackles_count(3.0))
+    assert len(weighted) == 4 and len(plain) == 3
+    for part, whole in zip(weighted, plain):
+        assert np.array_equal(part, whole)
+    assert weighted[3].shape == (len(plain[2]),) and set(np.unique(weighted[3])) <= {1.0, 3.0}
+    assert (weighted[3] == 3.0).any()  # the power wall tackles the random agent's carriers
+
+
+def test_a_fit_with_weights_follows_the_heavier_label():
+    """One observation labelled two ways: unweighted, the fit splits its odds by count; a weight on the rarer
+    label makes it the net's choice."""
+    from train.learners import fit_masked
+
+    obs = np.zeros((30, 4), np.float32)
+    masks = np.zeros((30, 3), bool)
+    masks[:, :2] = True
+    actions = np.array([0] * 20 + [1] * 10)
+    results = {}
+    for name, weights in (("plain", None), ("weighted", np.where(actions == 1, 5.0, 1.0))):
+        torch.manual_seed(0)
+        net = torch.nn.Linear(4, 3)
+        fit_masked(net, list(net.parameters()), obs, masks, actions, 200, 0.05, 0, batch_size=30, weights=weights)
+        results[name] = torch.softmax(net(torch.as_tensor(obs[:1]))[0, :2], 0).tolist()
+    assert results["plain"][0] == pytest.approx(2 / 3, abs=0.02)
+    assert results["weighted"][1] == pytest.approx(5 / 7, abs=0.02)
+
+
+def test_distil_reports_its_tackles_and_the_tackle_weight_changes_the_fit():
+    from train.distill import distil
+
+    bot = random_bot((16,), seed=8)
+    config = GameConfig(target_score=7)
+    taught = {}
+    for weight in (1.0, 8.0):
+        lines = []
+        taught[weight], summary = distil(bot, _small_config(dagger_rounds=0, tackle_weight=weight), config,
+                                         log=lines.append)
+        assert summary["tackle_weight"] == weight
+        assert 0.0 <= summary["toward_a_tackle_after"] <= 1.0  # the wall tackles in these games
+        assert any("toward a tackle" in line for line in lines if line.startswith("agreement with"))
+    assert not all(np.array_equal(a[0], b[0]) for a, b in zip(taught[1.0].defence, taught[8.0].defence))
+
+
 def test_each_recording_is_split_over_variants_with_and_without_specials_and_together_they_spread():
     from train.distill import teaching_configs
     from train.league import game_variants
@@ -318,6 +462,7 @@ def test_the_teaching_plays_the_rule_variants(monkeypatch):
     ("lr", 0.0, "DistillConfig.lr"), ("level_games", 3, "DistillConfig.level_games"),
     ("threads", 0, "DistillConfig.threads"), ("teacher", "chess", "DistillConfig.teacher"),
     ("teacher", "spread_pass+chess", "DistillConfig.teacher"),
+    ("tackle_weight", 0.5, "DistillConfig.tackle_weight"), ("tackle_weight", float("nan"), "DistillConfig.tackle_weight"),
 ])
 def test_a_bad_setting_raises_naming_its_field(field, value, words):
     with pytest.raises(ValueError, match=words):

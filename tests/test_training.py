@@ -64,7 +64,7 @@ def test_training_job_runs_exports_evaluates_and_resumes(tmp_path):
     out = tmp_path / "run"
     # the default defence teaching ran, its time reserved out of the budget at the warm start's pace
     assert cfg.defence_teacher == "power_run" and summary["distil"]["teacher"] == "power_run"
-    assert summary["distil"]["situations"] == "held"
+    assert summary["distil"]["situations"] == "held" and summary["distil"]["tackle_weight"] == 8.0
     assert summary["teaching_reserve_seconds"] > 0
     assert any(line.startswith("the rounds end") for line in lines)
     for name in ("offence.zip", "defence.zip", "bot.npz", "evaluation.md", "train_config.json", "summary.json"):

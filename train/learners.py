@@ -43,7 +43,7 @@ def record_heuristic_games(games: int, seed: int, game_config: GameConfig, max_s
 
 
 def record_teacher_games(teacher, opponents, games: int, seed: int, game_config: GameConfig, student=None,
-                         student_share: float = 0.0, max_steps: int = 1500, keep=None):
+                         student_share: float = 0.0, max_steps: int = 1500, keep=None, weigh=None):
     """Imitation samples: ``games`` full games of the teacher's team against ``opponents`` (a list of agents,
     met in turn; the teacher's team alternates between team one and team two). At every decision of that
     team: its features (``observe`` from the acting side), the legal mask and the teacher's action.
@@ -52,7 +52,9 @@ def record_teacher_games(teacher, opponents, games: int, seed: int, game_config:
     With ``student`` (an agent), the team is played by the student instead in a ``student_share`` of the
     games (every k-th game), still labelled by the teacher: DAgger's correction of the states the student
     itself reaches. ``keep`` (a function of a State batch, returning bool per game): only the decisions it
-    keeps are recorded (the teacher still plays every one). Returns (float32 [n, F], bool [n, A], int64 [n])."""
+    keeps are recorded (the teacher still plays every one). Returns (float32 [n, F], bool [n, A], int64 [n]);
+    with ``weigh`` (a function of the recorded positions' State batch and the teacher's actions there,
+    returning a float per position), also each sample's weight in the fit (float32 [n])."""
     from gridiron_env.core import init, step
 
     config = game_config.replace(max_steps=max_steps)
@@ -73,7 +75,7 @@ def record_teacher_games(teacher, opponents, games: int, seed: int, game_config:
             agent.reset(seeds.copy())
             reset.add(id(agent))
     state = init(seeds=seeds.astype(np.uint64), config=config)
-    observations, masks, labels = [], [], []
+    observations, masks, labels, weights = [], [], [], []
     while not (state.terminated | state.truncated).all():
         live = ~(state.terminated | state.truncated)
         ours = np.flatnonzero(live & (state.to_act >= 0) & (both | (state.to_act == recorded_team)))
@@ -87,6 +89,8 @@ def record_teacher_games(teacher, opponents, games: int, seed: int, game_config:
                 observations.append(observe(view, None, config))
                 masks.append(view.legal.copy())
                 labels.append(taught[kept])
+                if weigh is not None:
+                    weights.append(np.asarray(weigh(view, taught[kept]), dtype=np.float32))
             played = ours[by_student[ours]]
             if played.size:
                 actions[played] = np.asarray(student.act(state, config, games=played), dtype=np.int64)[played]
@@ -97,19 +101,21 @@ def record_teacher_games(teacher, opponents, games: int, seed: int, game_config:
                 actions[rows] = np.asarray(opponent.act(state, config, games=rows), dtype=np.int64)[rows]
         state = step(state, actions, config=config)
     if not observations:
-        return (np.zeros((0, FEATURES_SIZE), np.float32), np.zeros((0, state.legal.shape[1]), bool),
-                np.zeros(0, np.int64))
-    return np.concatenate(observations), np.concatenate(masks), np.concatenate(labels)
+        samples = (np.zeros((0, FEATURES_SIZE), np.float32), np.zeros((0, state.legal.shape[1]), bool),
+                   np.zeros(0, np.int64))
+        return samples if weigh is None else (*samples, np.zeros(0, np.float32))
+    samples = np.concatenate(observations), np.concatenate(masks), np.concatenate(labels)
+    return samples if weigh is None else (*samples, np.concatenate(weights))
 
 
 def by_side(samples):
-    """Split imitation samples (observations, masks, actions) into {"offence": ..., "defence": ...} by the
-    observation's on-offence feature (the team that had the ball at the snap)."""
+    """Split imitation samples (observations, masks, actions and any further per-sample arrays, such as
+    weights) into {"offence": ..., "defence": ...} by the observation's on-offence feature (the team that had
+    the ball at the snap)."""
     from train.export import ON_OFFENCE_INDEX
 
-    observations, masks, actions = samples
-    on_offence = observations[:, ON_OFFENCE_INDEX] > 0.5
-    return {side: (observations[rows], masks[rows], actions[rows])
+    on_offence = samples[0][:, ON_OFFENCE_INDEX] > 0.5
+    return {side: tuple(part[rows] for part in samples)
             for side, rows in (("offence", on_offence), ("defence", ~on_offence))}
 
 
@@ -143,10 +149,11 @@ def actor_logits(policy, observations):
 
 
 def fit_masked(logits_of, params, observations, masks, actions, epochs: int, lr: float, seed: int,
-               batch_size: int = 1024) -> float:
+               batch_size: int = 1024, weights=None) -> float:
     """Fit ``logits_of`` (a function of an observation batch, its trainable ``params``) to (observation,
     action) pairs by cross-entropy over the legal actions (Adam, minibatches in an order drawn from
-    ``seed``). Returns the last epoch's training accuracy."""
+    ``seed``); ``weights`` (one per pair, None for all 1): each pair's share of its minibatch's loss. Returns
+    the last epoch's training accuracy."""
     import torch
 
     generator = torch.Generator().manual_seed(seed)
@@ -154,6 +161,7 @@ def fit_masked(logits_of, params, observations, masks, actions, epochs: int, lr:
     obs = torch.as_tensor(observations)
     mask = torch.as_tensor(masks)
     target = torch.as_tensor(actions).long()
+    weight = None if weights is None else torch.as_tensor(np.asarray(weights, dtype=np.float32))
     n = obs.shape[0]
     correct = 0
     for _ in range(epochs):
@@ -162,7 +170,11 @@ def fit_masked(logits_of, params, observations, masks, actions, epochs: int, lr:
         for start in range(0, n, batch_size):
             rows = order[start:start + batch_size]
             logits = torch.where(mask[rows], logits_of(obs[rows]), torch.tensor(-1e8))
-            loss = torch.nn.functional.cross_entropy(logits, target[rows])
+            if weight is None:
+                loss = torch.nn.functional.cross_entropy(logits, target[rows])
+            else:
+                each = torch.nn.functional.cross_entropy(logits, target[rows], reduction="none")
+                loss = (each * weight[rows]).sum() / weight[rows].sum().clamp_min(1e-12)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()

@@ -18,7 +18,8 @@ unless said otherwise):
   and :func:`step_toward` (the first action of the cheapest path to a chosen square);
 - :func:`forward_passes` (completion chance of a forward pass to each teammate, from ``pass_dice``),
   :func:`handoff_options` (handoffs and laterals);
-- :func:`tackle_now` (a legal tackle or the first step of a tackle within reach) and :func:`move_to_targets`
+- :func:`tackle_now` (a legal tackle or the first step of a tackle within reach), :func:`moves_toward_a_tackle`
+  (every such move) and :func:`move_to_targets`
   (each defender walks toward his own target square);
 - :func:`situation`, :func:`field_goal_chances`, :func:`points_needed`, :func:`punt_rows`: the facts a
   kick decision needs.
@@ -51,9 +52,9 @@ from ..heuristic import HeuristicAgent
 __all__ = [
     "BIG", "OFF", "DEF", "ELIGIBLE", "PanelAgent", "Side", "side_of", "least_cost", "sources", "gather",
     "threat_map", "qb_mult", "weak_linemen", "block_entries", "carrier_options", "carrier_reach", "step_toward",
-    "square_terms", "forward_passes", "handoff_options", "tackle_now", "pursuit_map", "move_to_targets",
-    "manhattan", "pursuit_cost", "rank_of", "assign_nearest", "pass_live", "receivers_of", "goal_side", "at",
-    "kick_choice", "situation", "field_goal_chances", "points_needed", "punt_rows", "frame_of",
+    "square_terms", "forward_passes", "handoff_options", "tackle_now", "moves_toward_a_tackle", "pursuit_map",
+    "move_to_targets", "manhattan", "pursuit_cost", "rank_of", "assign_nearest", "pass_live", "receivers_of",
+    "goal_side", "at", "kick_choice", "situation", "field_goal_chances", "points_needed", "punt_rows", "frame_of",
 ]
 
 OFF = {name: i for i, name in enumerate(OFFENCE_FORMATIONS)}
@@ -282,11 +283,11 @@ def _move_costs(s: State, side: Side) -> np.ndarray:
     return np.where(swap, 2, cost)
 
 
-def tackle_now(s: State, side: Side, dist=None):
-    """(action [m] or -1, pursuit map, move costs [m, 11, 8]): the cheapest legal tackle; else the first
-    step of the cheapest way to tackle within the side's points this turn; else -1."""
+def _ways_to_a_tackle(s: State, side: Side, dist=None):
+    """(total [m, 11, 8], onto [m, 11, 8], pursuit map, move costs): the points each of the acting side's
+    legal moves costs plus the least cost from its square to a tackle (0 onto the carrier; BIG for no
+    move), and which moves are tackles themselves."""
     m = s.batch_size
-    r = np.arange(m)
     csq = s.ball_square.astype(np.int64)
     t = side.targets
     cost = _move_costs(s, side)
@@ -294,12 +295,27 @@ def tackle_now(s: State, side: Side, dist=None):
         dist = pursuit_map(s, side)
     onto = side.move_legal & (t == csq[:, None, None])
     after = np.where(onto, 0, gather(dist, t.reshape(m, -1)).reshape(t.shape))
-    total = np.where(side.move_legal & (t >= 0), cost + after, BIG).reshape(m, -1)
+    return np.where(side.move_legal & (t >= 0), cost + after, BIG), onto, dist, cost
+
+
+def tackle_now(s: State, side: Side, dist=None):
+    """(action [m] or -1, pursuit map, move costs [m, 11, 8]): the cheapest legal tackle; else the first
+    step of the cheapest way to tackle within the side's points this turn; else -1."""
+    m = s.batch_size
+    r = np.arange(m)
+    total, onto, dist, cost = _ways_to_a_tackle(s, side, dist)
     # a tackle itself first on equal totals
-    total = total * 2 - onto.reshape(m, -1)
+    total = total.reshape(m, -1) * 2 - onto.reshape(m, -1)
     k = np.argmin(total, axis=1)
     ok = total[r, k] <= 2 * side.points
     return np.where(ok, side.move_ids.reshape(m, -1)[r, k], -1), dist, cost
+
+
+def moves_toward_a_tackle(s: State, side: Side) -> np.ndarray:
+    """[m, 11, 8] bool: the acting side's legal moves that are a tackle, or a step of a way to one that its
+    points still pay for this turn (rules 13-14; on the pursuit map)."""
+    total, _, _, _ = _ways_to_a_tackle(s, side)
+    return total <= side.points[:, None, None]
 
 
 def pursuit_cost(s: State, side: Side, dist, cost) -> np.ndarray:
