@@ -303,13 +303,12 @@ def test_moves_toward_a_tackle_are_the_defences_tackles_and_the_steps_its_points
     counts = dict(tackles=0, picks=0, others=0)
     for view in _positions_with_tackles():
         m = view.batch_size
-        rows = np.arange(m)
         tackles = tackle_moves_mask(view)
         with_tackle = tackles.any(axis=1)
         assert toward_a_tackle(view, tackles.argmax(axis=1))[with_tackle].all()
         counts["tackles"] += int(with_tackle.sum())
-        pick, dist, cost = tackle_now(view, side_of(view))
         side = side_of(view)
+        pick = tackle_now(view, side)[0]
         holder = view.ball_holder.astype(np.int64)
         defending = (holder >= 0) & ((holder < 11) != (side.base == 0)) & (view.to_act >= 0)
         picked = defending & (pick >= 0)
@@ -329,7 +328,6 @@ def test_moves_toward_a_tackle_are_the_defences_tackles_and_the_steps_its_points
             counts["others"] += int((legal & defending & ~marked).sum())
         actions = np.where(with_tackle, tackles.argmax(axis=1), view.legal.argmax(axis=1))
         assert weigh(view, actions).tolist() == np.where(toward_a_tackle(view, actions), 5.0, 1.0).tolist()
-        del rows, dist, cost
     assert min(counts.values()) > 0, counts
 
 

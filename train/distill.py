@@ -330,11 +330,11 @@ def distil(bot, cfg: DistillConfig, game_config=None, log=print):
         return np.ones(view.batch_size, bool)
 
     recording = record_across_configs(configs(0), teacher, opponents, cfg.held_out_games, cfg.seed + 99_991,
-                                      keep_for=lambda seed: noting, weigh=tackles_count(2.0))
+                                      keep_for=lambda seed: noting, weigh=toward_a_tackle)
     *side_moves, a_tackle = by_side(recording)[cfg.side]
     taught_rows = by_side((*recording[:2], np.concatenate(in_situation or [np.zeros(0, bool)])))[cfg.side][2]
     held_out = tuple(part[taught_rows] for part in side_moves)
-    held_tackles = tuple(part[a_tackle[taught_rows] > 1] for part in held_out)
+    held_tackles = tuple(part[a_tackle[taught_rows] > 0] for part in held_out)
     elsewhere = None if keep is None else tuple(part[~taught_rows] for part in side_moves)
     played = {config for recording in range(recordings) for config in configs(recording)}
     summary = {"teacher": cfg.teacher, "side": cfg.side, "situations": cfg.situations, "own_share": cfg.own_share,
