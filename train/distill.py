@@ -42,8 +42,8 @@ where the quarterback held the ball that bot won 72.8%; with only the wall's for
 games each; "everywhere" had cost the pass defence through the wall's run fronts). Taught on "held" it won
 71.5% against the heuristic, 84.2% against blitz (73.2%), 92.8% against the team (84.0%), 98.2% against
 spread passing (94.8%) and 63.0% against power_run (63.5%). Not for every bot: the 434-round league bot
-taught on "held" lost its pass defence (74.8% against spread passing, 67.8% against the team; taught on
-runs 88.5% and 85.0%); its own play while the quarterback holds the ball beats the wall's.
+taught on "held" lost its pass defence (74.8% against spread passing, 67.8% against the team; taught
+everywhere, as the shipped bot was, 88.5% and 85.0%).
 
 The teaching plays the rule variants a user can choose (``variants`` "all": ``train.league.game_variants``
 of the given game): each recording's games are split over ``variant_groups`` configs (``teaching_configs``;
