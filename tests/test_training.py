@@ -159,6 +159,45 @@ def test_the_defence_teacher_teaches_the_exported_defence_and_leaves_the_offence
         TrainConfig(distil_games=1)
 
 
+def test_a_number_of_rounds_runs_exactly_that_many_and_the_same_seed_gives_the_same_bot(tmp_path):
+    """rounds: the job runs that many league rounds whatever the budget (here none: minutes 0 alone gives
+    one), takes no teaching reserve, and two runs with one seed export the same nets bit for bit (the
+    warm start, the rounds, the defence's teaching and the levels included); another seed other nets."""
+    from agents.bot import Bot
+    from train.selfplay import TrainConfig, train
+
+    torch.set_num_threads(1)
+    cfg = TrainConfig(minutes=0.0, rounds=2, imitation_games=4, imitation_epochs=1, num_envs=8, n_steps=16,
+                      batch_size=64, round_steps=128, eval_games=0, league_games=2, opponents="heuristic",
+                      env_groups=1, threads=1, level_games=2, progress_bar=False, net_arch=(32, 32),
+                      variants="default", game={"target_score": 7}, distil_games=4, distil_rounds=1, seed=3)
+    bots = {}
+    for name, seed in (("first", 3), ("again", 3), ("other", 4)):
+        lines = []
+        summary = train(dataclasses.replace(cfg, out=str(tmp_path / name), seed=seed), log=lines.append)
+        assert summary["rounds"] == 2 and "teaching_reserve_seconds" not in summary
+        assert summary["distil"]["teacher"] == "power_run"
+        assert any("(2 round(s) asked): 2 league round(s)" in line for line in lines), lines
+        bots[name] = Bot.load(tmp_path / name / "bot.npz")
+    assert _same_nets(bots["first"], bots["again"]) and bots["first"].levels == bots["again"].levels
+    assert not _same_nets(bots["first"], bots["other"])
+    # resumed with rounds: that many more
+    more = train(dataclasses.replace(cfg, out=str(tmp_path / "first"), rounds=1), log=lambda line: None)
+    assert more["rounds"] == 1 and more["total_rounds"] == 3
+
+
+def test_another_round_follows_the_asked_rounds_or_else_the_clock():
+    from train.selfplay import _another_round
+
+    assert _another_round(0, now=100.0, deadline=0.0, round_seconds=0.0)  # always a first round
+    assert not _another_round(1, now=100.0, deadline=0.0, round_seconds=10.0)
+    assert _another_round(1, now=100.0, deadline=106.0, round_seconds=10.0)  # ends 4 s past: nearer than 6 s short
+    assert not _another_round(1, now=100.0, deadline=104.0, round_seconds=10.0)
+    # asked rounds: the clock says nothing
+    assert _another_round(4, now=100.0, deadline=0.0, round_seconds=10.0, asked=5)
+    assert not _another_round(5, now=0.0, deadline=1e9, round_seconds=10.0, asked=5)
+
+
 def test_the_teaching_reserve_is_the_teachings_games_at_the_warm_starts_pace():
     from train.distill import DistillConfig
     from train.selfplay import TEACHING_BATCH_COST, TrainConfig, defence_distil_config, teaching_reserve
@@ -273,6 +312,9 @@ def test_train_config_rejects_bad_values():
     for steps in (0, -0.5, 17.0, float("nan"), "many"):
         with pytest.raises(ValueError, match="defence_share"):
             TrainConfig(defence_share=steps)
+    for rounds in (-1, 2.5, "ten"):
+        with pytest.raises(ValueError, match="TrainConfig.rounds"):
+            TrainConfig(rounds=rounds)
 
 
 def test_evaluate_command_measures_the_default_level_and_every_level(capsys):

@@ -71,6 +71,11 @@ class TrainConfig:
         one round runs, and the last ends within about half a round of its deadline: the budget less the
         teaching's time, estimated at the warm start's pace); the levels and the evaluation come on top
         (about 3 minutes).
+    rounds: the league's rounds, or 0 (the default) for as many as ``minutes`` allows. With a number the job
+        runs exactly that many, however long they take, and ``minutes`` no longer stops it (no teaching
+        reserve is taken): the same seed, rounds and ``threads`` give the same bot on a busy machine as on an
+        idle one (the same torch and CPU), where the budget gives a slower one fewer rounds (18-25 for the
+        default job).
     teacher: the warm start's teacher: "heuristic", a panel style, or "OFFENCE+DEFENCE" (two panel styles,
         ``agents.panel.composite``). It also joins the league as a fixed member. The default is the strongest
         scripted team (spread passing with the power wall): its imitated pair, before any PPO, won 10-42%
@@ -144,6 +149,7 @@ class TrainConfig:
 
     seed: int = 0
     minutes: float = 25.0
+    rounds: int = 0
     teacher: str = "spread_pass+power_run"
     imitation_games: int = 512
     imitation_epochs: int = 12
@@ -192,7 +198,7 @@ class TrainConfig:
         for name in ("num_envs", "n_steps", "batch_size", "n_epochs", "round_steps", "threads", "imitation_epochs",
                      "env_groups", "distil_epochs", "distil_variant_groups"):
             check_int(owner, name, getattr(self, name), 1)
-        for name in ("imitation_games", "pool_size", "dagger_rounds", "distil_rounds"):
+        for name in ("imitation_games", "pool_size", "dagger_rounds", "distil_rounds", "rounds"):
             check_int(owner, name, getattr(self, name), 0)
         for name in ("eval_games", "level_games"):  # each deal is played from both sides
             check_int(owner, name, getattr(self, name), 0, even=True)
@@ -387,7 +393,7 @@ def train(cfg: TrainConfig, log=print) -> dict:
                 # the warm start's pace (a resumed run or one from a bot file has no pace: it teaches after)
                 reserve = teaching_reserve(cfg, seconds, held_out_games + cfg.imitation_games * (1 + cfg.dagger_rounds),
                                            small_batch_seconds)
-                if reserve:
+                if reserve and not cfg.rounds:  # a fixed number of rounds needs no reserve
                     summary["teaching_reserve_seconds"] = reserve
                     log(f"the rounds end {reserve:.0f} s before the budget, for the defence's teaching")
 
@@ -395,7 +401,7 @@ def train(cfg: TrainConfig, log=print) -> dict:
         rounds, round_seconds = 0, 0.0
         writer = _league_writer(out / "tensorboard" / "league")
         bar.set_description("league")
-        while _another_round(rounds, time.perf_counter(), deadline, round_seconds):
+        while _another_round(rounds, time.perf_counter(), deadline, round_seconds, cfg.rounds):
             index = rounds_before["offence"] + rounds
             t0 = time.perf_counter()
             # a bot file holds actors only: the first round fits the critics to them, the actors frozen
@@ -415,6 +421,8 @@ def train(cfg: TrainConfig, log=print) -> dict:
                                    seconds={"learn": t1 - t0})
             rounds += 1
             round_seconds = time.perf_counter() - t0
+            if cfg.rounds:
+                bar.update(1)
             bar.set_postfix(_short(figures))
             if not cfg.progress_bar:
                 log(" | ".join(f"{k} {v}" for k, v in _short(figures).items()))
@@ -425,7 +433,8 @@ def train(cfg: TrainConfig, log=print) -> dict:
     summary["rounds"] = rounds
     summary["total_rounds"] = rounds_before["offence"] + rounds
     summary["train_seconds"] = time.perf_counter() - started
-    log(f"trained {summary['train_seconds']:.0f} s (budget {cfg.minutes * 60:.0f} s): {rounds} league round(s)")
+    budget = f"{cfg.rounds} round(s) asked" if cfg.rounds else f"budget {cfg.minutes * 60:.0f} s"
+    log(f"trained {summary['train_seconds']:.0f} s ({budget}): {rounds} league round(s)")
 
     if cfg.defence_teacher is not None:
         summary["distil"] = distil_defence(models, cfg, game_config, log)
@@ -515,11 +524,14 @@ def teaching_reserve(cfg: TrainConfig, warm_start_seconds: float, warm_start_gam
             + more_batches * TEACHING_BATCH_COST * small_batch_seconds)
 
 
-def _another_round(rounds: int, now: float, deadline: float, round_seconds: float) -> bool:
-    """Whether the league starts another round: always a first one, however slow the start; after that only
-    while it is expected (the last round's ``round_seconds`` as the estimate) to end nearer the deadline than
-    stopping now, so the rounds end within about half a round of the budget rather than a whole round past
-    it."""
+def _another_round(rounds: int, now: float, deadline: float, round_seconds: float, asked: int = 0) -> bool:
+    """Whether the league starts another round. With ``asked`` rounds (``TrainConfig.rounds`` > 0): until
+    there are that many, whatever the clock says. Otherwise always a first one, however slow the start;
+    after that only while it is expected (the last round's ``round_seconds`` as the estimate) to end nearer
+    the deadline than stopping now, so the rounds end within about half a round of the budget rather than a
+    whole round past it."""
+    if asked:
+        return rounds < asked
     return rounds == 0 or now + round_seconds / 2 < deadline
 
 
@@ -528,8 +540,18 @@ def _budget_bar(cfg: TrainConfig, started: float):
     """tqdm's bar over the budget in seconds since ``started`` (``time.perf_counter``), moved every second by
     a thread so that it advances while a round runs; past the budget its total grows with the count, and
     when the block ends normally the total is the seconds actually taken (the rounds end within about half
-    a round of the budget)."""
+    a round of the budget). With a number of rounds (``cfg.rounds``) it counts the rounds instead, moved by
+    the caller's ``bar.update(1)`` after each."""
     from tqdm import tqdm
+
+    if cfg.rounds:
+        bar = tqdm(total=cfg.rounds, desc="setup: ", disable=not cfg.progress_bar, dynamic_ncols=True,
+                   bar_format="{desc}{percentage:3.0f}%|{bar}| {n}/{total} rounds [{elapsed}]{postfix}")
+        try:
+            yield bar
+        finally:
+            bar.close()
+        return
 
     def elapsed() -> int:
         return int(time.perf_counter() - started)
@@ -710,6 +732,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", default=d.out, help="run folder: checkpoints, bot, logs (default %(default)s)")
     parser.add_argument("--minutes", type=float, default=d.minutes,
                         help="wall-clock budget of imitation and rounds; export and evaluation on top (default %(default)s)")
+    parser.add_argument("--rounds", type=int, default=d.rounds,
+                        help="run exactly this many league rounds, however long they take (the same bot on a busy "
+                             "machine as on an idle one), instead of as many as --minutes allows; 0 for the budget (default %(default)s)")
     parser.add_argument("--seed", type=int, default=d.seed, help="run seed (default %(default)s)")
     parser.add_argument("--num-envs", type=int, default=d.num_envs, help="games per drive env batch (default %(default)s)")
     parser.add_argument("--imitation-games", type=int, default=d.imitation_games,
@@ -784,7 +809,7 @@ def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        cfg = TrainConfig(out=args.out, minutes=args.minutes, seed=args.seed, num_envs=args.num_envs,
+        cfg = TrainConfig(out=args.out, minutes=args.minutes, rounds=args.rounds, seed=args.seed, num_envs=args.num_envs,
                           imitation_games=args.imitation_games, imitation_epochs=args.imitation_epochs,
                           eval_games=args.eval_games,
                           round_steps=args.round_steps, defence_share=args.defence_share,
