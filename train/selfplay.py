@@ -71,11 +71,11 @@ class TrainConfig:
         one round runs, and the last ends within about half a round of its deadline: the budget less the
         teaching's time, estimated at the warm start's pace); the levels and the evaluation come on top
         (about 3 minutes).
-    rounds: the league's rounds, or 0 (the default) for as many as ``minutes`` allows. With a number the job
-        runs exactly that many, however long they take, and ``minutes`` no longer stops it (no teaching
-        reserve is taken): the same seed, rounds and ``threads`` give the same bot on a busy machine as on an
-        idle one (the same torch and CPU), where the budget gives a slower one fewer rounds (18-25 for the
-        default job).
+    rounds: the league's rounds in this run (a resumed run adds that many), or 0 (the default) for as many as
+        ``minutes`` allows. With a number the job runs exactly that many, however long they take, and
+        ``minutes`` no longer stops it (no teaching reserve is taken): the same seed, rounds and ``threads``
+        give the same bot on a busy machine as on an idle one (the same torch and CPU), where the budget
+        gives a slower one fewer rounds (18-25 for the default job).
     teacher: the warm start's teacher: "heuristic", a panel style, or "OFFENCE+DEFENCE" (two panel styles,
         ``agents.panel.composite``). It also joins the league as a fixed member. The default is the strongest
         scripted team (spread passing with the power wall): its imitated pair, before any PPO, won 10-42%
