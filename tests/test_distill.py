@@ -382,7 +382,7 @@ def test_distil_reports_its_tackles_and_the_tackle_weight_changes_the_fit():
 
 
 def test_each_recording_is_split_over_variants_with_and_without_specials_and_together_they_spread():
-    from train.distill import teaching_configs
+    from train.learners import teaching_configs
     from train.league import game_variants
 
     variants = game_variants("all")
@@ -403,7 +403,7 @@ def test_a_recording_across_configs_is_its_parts_recorded_alone_with_the_same_se
     """``record_across_configs`` plays each config's share of the games, under that config, with the seeds
     those games have in one recording, and concatenates the samples in order."""
     import train.learners as learners
-    from train.distill import record_across_configs
+    from train.learners import record_across_configs
 
     teacher, opponents = RandomAgent(), [RandomAgent()]
     small = dict(max_steps=60)

@@ -95,6 +95,13 @@ def test_the_teacher_setting_is_validated():
         TrainConfig(teacher="prevent+nobody")
     with pytest.raises(ValueError, match="dagger_rounds"):
         TrainConfig(dagger_rounds=-1)
+    with pytest.raises(ValueError, match="TrainConfig.teacher_without_specials"):
+        TrainConfig(teacher_without_specials="wall", imitation_variant_groups=2)
+    with pytest.raises(ValueError, match="teacher_without_specials needs imitation_variant_groups"):
+        TrainConfig(teacher_without_specials="ball_control+power_run")  # the job's game alone has the specials
+    assert TrainConfig(teacher_without_specials="ball_control+power_run", game={"specials": False})
+    with pytest.raises(ValueError, match="TrainConfig.imitation_variant_groups"):
+        TrainConfig(imitation_variant_groups=-1)
     assert set(TEAMS) <= set(fixed_members("panel")) and list(fixed_members("heuristic")) == ["heuristic"]
 
 
@@ -124,3 +131,53 @@ def test_dagger_games_follow_the_student_and_keep_the_teachers_labels():
     both = record_teacher_games(teacher, None, 2, 9, CONFIG)
     one = record_teacher_games(teacher, [HeuristicAgent()], 2, 9, CONFIG)
     assert both[2].size > one[2].size, "opponents None records both teams' decisions"
+
+
+def test_the_warm_start_records_each_rule_variant_it_is_given_its_share_of_the_games():
+    """Split over two variants, the warm start fits the teacher's moves of half its games under each (each
+    half with the seeds it has in one recording); without variants, every game under the given config."""
+    from train.learners import SIDES, drive_env, make_model, warm_start
+
+    cfg = TrainConfig(num_envs=4, n_steps=8, batch_size=32, net_arch=(16,), seed=3)
+    models = {side: make_model(drive_env(side, RandomAgent, cfg, [CONFIG], 0), cfg, None) for side in SIDES}
+    without = CONFIG.replace(specials=False)
+    opponents = [HeuristicAgent()]
+
+    def samples(config, games, seed):
+        return record_teacher_games(composite("spread_pass", "power_run"), opponents, games, seed, config)[2].size
+
+    def warm(**variants):
+        return warm_start(models, composite("spread_pass", "power_run"), opponents, 4, 0, 1, 1e-3, 11, CONFIG,
+                          log=lambda *_: None, **variants)
+
+    split = warm(variants=[CONFIG, without], variant_groups=2)
+    assert split["imitation_configs"] == 2
+    assert split["imitation_samples"] == samples(CONFIG, 2, 11) + samples(without, 2, 13)
+    alone = warm()
+    assert alone["imitation_configs"] == 1 and alone["imitation_samples"] == samples(CONFIG, 4, 11)
+    assert split["imitation_samples"] != alone["imitation_samples"]
+
+
+def test_the_warm_start_can_have_another_teacher_in_the_games_without_the_specials():
+    """``teacher_for``: each variant's games are taught by its own teacher (here ball control's offence
+    without the specials), the samples those teachers' moves in those games; the log names both."""
+    from train.learners import SIDES, drive_env, make_model, warm_start
+
+    cfg = TrainConfig(num_envs=4, n_steps=8, batch_size=32, net_arch=(16,), seed=3)
+    models = {side: make_model(drive_env(side, RandomAgent, cfg, [CONFIG], 0), cfg, None) for side in SIDES}
+    without = CONFIG.replace(specials=False)
+    spread, ball_control = composite("spread_pass", "power_run"), composite("ball_control", "power_run")
+    opponents = [HeuristicAgent()]
+
+    def recorded(teacher, config, games, seed):
+        return record_teacher_games(teacher, opponents, games, seed, config)
+
+    lines = []
+    out = warm_start(models, spread, opponents, 4, 0, 1, 1e-3, 11, CONFIG, log=lines.append,
+                     variants=[CONFIG, without], variant_groups=2,
+                     teacher_for=lambda config: spread if config.specials else ball_control)
+    with_specials, without_specials = recorded(spread, CONFIG, 2, 11), recorded(ball_control, without, 2, 13)
+    assert out["imitation_samples"] == with_specials[2].size + without_specials[2].size
+    assert without_specials[2].size != recorded(spread, without, 2, 13)[2].size or not np.array_equal(
+        without_specials[2], recorded(spread, without, 2, 13)[2]), "the two teachers play those games differently"
+    assert "spread_pass+power_run and ball_control+power_run" in lines[0]

@@ -219,6 +219,14 @@ def test_the_teaching_reserve_is_the_teachings_games_at_the_warm_starts_pace():
         0.1 * (64 + 512 * 3))
     assert teaching_reserve(dataclasses.replace(cfg, distil_variant_groups=3), 100.0, 1000, 5.0) == pytest.approx(
         0.1 * (64 + 512 * 3) + 8 * 5.0 * TEACHING_BATCH_COST)
+    # the warm start split over two variants (one DAgger round: two recordings, two extra batches): its
+    # pace without those batches' fixed cost, at most half its time taken out
+    warm_split = dataclasses.replace(cfg, imitation_variant_groups=2, dagger_rounds=1)
+    assert teaching_reserve(warm_split, 100.0, 1000, 5.0) == pytest.approx(
+        (100.0 - 2 * 5.0 * TEACHING_BATCH_COST) / 1000 * (64 + 512 * 3))
+    assert teaching_reserve(warm_split, 100.0, 1000, 50.0) == pytest.approx(50.0 / 1000 * (64 + 512 * 3))
+    assert teaching_reserve(dataclasses.replace(warm_split, variants="default"), 100.0, 1000, 5.0) == pytest.approx(
+        0.1 * (64 + 512 * 3))
     assert teaching_reserve(cfg, 100.0, 0) == 0.0  # no warm start: no pace to go by
     assert teaching_reserve(dataclasses.replace(cfg, defence_teacher=None), 100.0, 1000) == 0.0
 
@@ -355,6 +363,8 @@ def test_every_main_job_option_reaches_its_config_field(monkeypatch):
                            if c != value)
         elif name == "teacher":
             changed = "heuristic"
+        elif name == "teacher_without_specials":  # valid with --imitation-variant-groups set too (below: 2)
+            changed = "ball_control+power_run"
         elif name == "distil_situations":
             changed = "all" if value != "all" else "runs"
         elif name == "defence_teacher":

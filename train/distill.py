@@ -78,7 +78,7 @@ import numpy as np
 
 from gridiron_env.core.geometry import PLAYERS_PER_TEAM, QB
 from gridiron_env.core.state import PLAY
-from train.learners import SIDES
+from train.learners import SIDES, record_across_configs, teaching_configs
 from train.league import VARIANT_SETS
 from train.settings import check_choice, check_int, check_number
 
@@ -183,32 +183,6 @@ def tackles_count(weight: float):
         return np.where(toward_a_tackle(state, actions), weight, 1.0)
 
     return weigh
-
-
-def teaching_configs(variants, recording: int, recordings: int, groups: int) -> list:
-    """The game configs of recording ``recording`` (0-based) of a teaching's ``recordings``: ``groups`` of
-    ``variants`` spaced evenly through the list, so with ``train.league.game_variants``' order (specials on,
-    then off) two groups are one config with specials and one without; each recording starts further on, so
-    together they spread over the variants. Recording 0 starts at the first variant (the default game)."""
-    groups = min(groups, len(variants))
-    block = len(variants) / groups
-    start = int(recording * block / recordings)
-    return [variants[(start + int(k * block)) % len(variants)] for k in range(groups)]
-
-
-def record_across_configs(configs, teacher, opponents, games: int, seed: int, keep_for=None, **options):
-    """``train.learners.record_teacher_games`` with its ``games`` split into even parts, one per config of
-    ``configs``, the samples concatenated; part games keep the seeds they have in one recording (``seed`` on).
-    ``keep_for(first_seed)``: the ``keep`` function of the part whose games start at that seed (None: every
-    decision); ``options``: the other arguments of ``record_teacher_games``."""
-    from train.learners import record_teacher_games
-
-    bounds = [2 * round(k * games / (2 * len(configs))) for k in range(len(configs) + 1)]
-    bounds[-1] = games
-    parts = [record_teacher_games(teacher, opponents, end - start, seed + start, config,
-                                  keep=None if keep_for is None else keep_for(seed + start), **options)
-             for config, start, end in zip(configs, bounds, bounds[1:]) if end > start]
-    return tuple(np.concatenate(pieces) for pieces in zip(*parts))
 
 
 @dataclass(frozen=True)

@@ -108,6 +108,33 @@ def record_teacher_games(teacher, opponents, games: int, seed: int, game_config:
     return samples if weigh is None else (*samples, np.concatenate(weights))
 
 
+def teaching_configs(variants, recording: int, recordings: int, groups: int) -> list:
+    """The game configs of recording ``recording`` (0-based) of a teaching's ``recordings``: ``groups`` of
+    ``variants`` spaced evenly through the list, so with ``train.league.game_variants``' order (specials on,
+    then off) two groups are one config with specials and one without; each recording starts further on, so
+    together they spread over the variants. Recording 0 starts at the first variant (the default game)."""
+    groups = min(groups, len(variants))
+    block = len(variants) / groups
+    start = int(recording * block / recordings)
+    return [variants[(start + int(k * block)) % len(variants)] for k in range(groups)]
+
+
+def record_across_configs(configs, teacher, opponents, games: int, seed: int, keep_for=None, teacher_for=None,
+                          **options):
+    """``train.learners.record_teacher_games`` with its ``games`` split into even parts, one per config of
+    ``configs``, the samples concatenated; part games keep the seeds they have in one recording (``seed`` on).
+    ``keep_for(first_seed)``: the ``keep`` function of the part whose games start at that seed (None: every
+    decision); ``teacher_for(config)``: the teacher of that config's part (None: ``teacher`` in every part);
+    ``options``: the other arguments of ``record_teacher_games``."""
+    bounds = [2 * round(k * games / (2 * len(configs))) for k in range(len(configs) + 1)]
+    bounds[-1] = games
+    parts = [record_teacher_games(teacher if teacher_for is None else teacher_for(config), opponents, end - start,
+                                  seed + start, config,
+                                  keep=None if keep_for is None else keep_for(seed + start), **options)
+             for config, start, end in zip(configs, bounds, bounds[1:]) if end > start]
+    return tuple(np.concatenate(pieces) for pieces in zip(*parts))
+
+
 def by_side(samples):
     """Split imitation samples (observations, masks, actions and any further per-sample arrays, such as
     weights) into {"offence": ..., "defence": ...} by the observation's on-offence feature (the team that had
@@ -120,26 +147,41 @@ def by_side(samples):
 
 
 def warm_start(models, teacher, opponents, games: int, dagger_rounds: int, epochs: int, lr: float, seed: int,
-               game_config: GameConfig, log=print) -> dict:
+               game_config: GameConfig, log=print, variants=None, variant_groups: int = 1,
+               teacher_for=None) -> dict:
     """The imitation warm start: ``games`` teacher games against ``opponents`` (``record_teacher_games``),
     both policies fitted to the teacher's moves; then ``dagger_rounds`` times the student (the pair at a low
     temperature) plays ``games`` more, the teacher labels them, and both policies are fitted again to all
-    samples. Returns {"imitation_accuracy_<side>": training accuracy of the last fit, "imitation_samples":
-    n}."""
-    samples = record_teacher_games(teacher, opponents, games, seed, game_config)
+    samples. ``variants`` (a list of GameConfig, None for ``game_config`` alone): each recording's games are
+    split over ``variant_groups`` of them (``teaching_configs``: with ``train.league.game_variants``' order
+    and two groups, half the games with the specials and half without); ``teacher_for(config)``: the teacher
+    in that variant's games (None: ``teacher`` in all). Returns
+    {"imitation_accuracy_<side>": training accuracy of the last fit, "imitation_samples": n,
+    "imitation_configs": the rule variants played}."""
+    variants = [game_config] if not variants else list(variants)
+    recordings = dagger_rounds + 1
+
+    def configs(recording: int) -> list:
+        return teaching_configs(variants, recording, recordings, variant_groups)
+
+    played = [config for recording in range(recordings) for config in configs(recording)]
+    taught_by = " and ".join(dict.fromkeys(
+        (teacher if teacher_for is None else teacher_for(config)).name for config in played))
+    samples = record_across_configs(configs(0), teacher, opponents, games, seed, teacher_for=teacher_for)
     out = {}
     for dagger in range(dagger_rounds + 1):
         if dagger:
             student = pair_agent(models, "student", 0.1)
-            more = record_teacher_games(teacher, opponents, games, seed + 7_919 * dagger, game_config,
-                                        student=student, student_share=1.0)
+            more = record_across_configs(configs(dagger), teacher, opponents, games, seed + 7_919 * dagger,
+                                         teacher_for=teacher_for, student=student, student_share=1.0)
             samples = tuple(np.concatenate([a, b]) for a, b in zip(samples, more))
         for side, (obs, masks, actions) in by_side(samples).items():
             accuracy = imitate(models[side].policy, obs, masks, actions, epochs, lr, seed + dagger)
             out[f"imitation_accuracy_{side}"] = accuracy
             log(f"imitation{f' (DAgger {dagger})' if dagger else ''}: {side} fitted to {len(actions):,} moves of "
-                f"{teacher.name}, accuracy {accuracy:.1%}")
+                f"{taught_by}, accuracy {accuracy:.1%}")
     out["imitation_samples"] = int(len(samples[2]))
+    out["imitation_configs"] = len(set(played))
     return out
 
 

@@ -86,6 +86,12 @@ class TrainConfig:
         agent and 54% against the heuristic (400 games each), with 6 37-82% and 49%, in the same 25 minutes.
     dagger_rounds: rounds of DAgger after the first fit (each: ``imitation_games`` more games played by the
         student and labelled by the teacher, then a fit to all samples).
+    imitation_variant_groups: 0 (the default): the warm start plays the job's game alone (``game``, the default
+        game unless set); n: each of its recordings is split over n of the rule variants of ``variants``
+        (``train.learners.teaching_configs``): with two, half its games have the specials and half not, and
+        the DAgger recording plays the other kick mode; with one, each recording plays one variant.
+    teacher_without_specials: the warm start's teacher in its games without the specials (None: ``teacher``);
+        the observation says which rules are in force, so the policies can learn one offence for each.
     num_envs: games per drive environment batch (large batches amortise the opponent's turns, which run
         as rounds of engine calls over the games still waiting).
     round_steps: the offence's learner steps in one PPO round.
@@ -136,7 +142,7 @@ class TrainConfig:
         play there. With 48 passes and 0.3 (on runs), the seed-1 job won 62.7% against power_run (55.0% before) and 89.5%
         against the team (81.5%).
     distil_variant_groups: the rule variants of ``variants`` each recording of that teaching is split over
-        (``train.distill.teaching_configs``): with one, each of its four recordings plays one variant, the
+        (``train.learners.teaching_configs``): with one, each of its four recordings plays one variant, the
         default game first and two of them without the specials; every extra batch costs its steps' time
         again (split in two, the teaching took 409 s instead of 292-316 s). Taught on the default game
         alone, the 25-minute bot won 50-64% against power_run with specials off (62-72% with them).
@@ -154,6 +160,8 @@ class TrainConfig:
     imitation_games: int = 512
     imitation_epochs: int = 12
     dagger_rounds: int = 1
+    imitation_variant_groups: int = 0
+    teacher_without_specials: str | None = None
     imitation_lr: float = 1e-3
     num_envs: int = 2048
     n_steps: int = 8
@@ -198,7 +206,8 @@ class TrainConfig:
         for name in ("num_envs", "n_steps", "batch_size", "n_epochs", "round_steps", "threads", "imitation_epochs",
                      "env_groups", "distil_epochs", "distil_variant_groups"):
             check_int(owner, name, getattr(self, name), 1)
-        for name in ("imitation_games", "pool_size", "dagger_rounds", "distil_rounds", "rounds"):
+        for name in ("imitation_games", "pool_size", "dagger_rounds", "distil_rounds", "rounds",
+                     "imitation_variant_groups"):
             check_int(owner, name, getattr(self, name), 0)
         for name in ("eval_games", "level_games"):  # each deal is played from both sides
             check_int(owner, name, getattr(self, name), 0, even=True)
@@ -218,6 +227,11 @@ class TrainConfig:
         if self.init_bot is not None and (not isinstance(self.init_bot, str) or not self.init_bot):
             raise ValueError(f"TrainConfig.init_bot must be a bot file's path or None, got {self.init_bot!r}")
         make_teacher(self.teacher)  # ValueError naming the field for an unknown style
+        if self.teacher_without_specials is not None:
+            make_teacher(self.teacher_without_specials, "TrainConfig.teacher_without_specials")
+            if not self.imitation_variant_groups and GameConfig.from_dict(self.game).specials:
+                raise ValueError("TrainConfig.teacher_without_specials needs imitation_variant_groups >= 1: with 0 "
+                                 "the warm start plays only the job's game, which has the specials")
         if self.defence_teacher is not None:
             make_teacher(self.defence_teacher, "TrainConfig.defence_teacher")
         check_teams(self.teams)
@@ -385,8 +399,13 @@ def train(cfg: TrainConfig, log=print) -> dict:
                                                     game_config))
             small_batch_seconds = time.perf_counter() - t0
             if not resumed and init_bot is None:
+                without_specials = (teacher if cfg.teacher_without_specials is None
+                                    else make_teacher(cfg.teacher_without_specials))
                 summary.update(warm_start(models, teacher, opponents, cfg.imitation_games, cfg.dagger_rounds,
-                                          cfg.imitation_epochs, cfg.imitation_lr, cfg.seed + 77, game_config, log))
+                                          cfg.imitation_epochs, cfg.imitation_lr, cfg.seed + 77, game_config, log,
+                                          variants if cfg.imitation_variant_groups else None,
+                                          max(cfg.imitation_variant_groups, 1),
+                                          lambda config: teacher if config.specials else without_specials))
                 seconds = time.perf_counter() - t0
                 log(f"imitation took {seconds:.0f} s")
                 # the defence's teaching comes out of the budget too: the rounds end early enough for it, at
@@ -513,15 +532,20 @@ def teaching_reserve(cfg: TrainConfig, warm_start_seconds: float, warm_start_gam
     start's pace (``warm_start_games`` teacher games, fits included, in ``warm_start_seconds``), and for
     every batch its recordings are split into beyond one each (``distil_variant_groups`` above 1) the fixed
     cost of a batch, ``TEACHING_BATCH_COST`` times the warm start's small held-out recording's
-    ``small_batch_seconds``; 0 without a teacher or a measured pace."""
+    ``small_batch_seconds``; 0 without a teacher or a measured pace. The warm start's own extra batches
+    (its recordings split over ``imitation_variant_groups`` variants) are taken out of its pace the same way
+    (at most half its time)."""
     if cfg.defence_teacher is None or warm_start_games <= 0:
         return 0.0
     from train.league import game_variants
 
+    variant_count = len(game_variants(cfg.variants, cfg.game))
     taught = defence_distil_config(cfg)
-    more_batches = taught.batches_recorded(len(game_variants(cfg.variants, cfg.game))) - taught.batches_recorded(1)
-    return (warm_start_seconds / warm_start_games * taught.games_recorded
-            + more_batches * TEACHING_BATCH_COST * small_batch_seconds)
+    more_batches = taught.batches_recorded(variant_count) - taught.batches_recorded(1)
+    warm_start_more_batches = (cfg.dagger_rounds + 1) * (min(max(cfg.imitation_variant_groups, 1), variant_count) - 1)
+    per_game = max(warm_start_seconds - warm_start_more_batches * TEACHING_BATCH_COST * small_batch_seconds,
+                   warm_start_seconds / 2) / warm_start_games
+    return per_game * taught.games_recorded + more_batches * TEACHING_BATCH_COST * small_batch_seconds
 
 
 def _another_round(rounds: int, now: float, deadline: float, round_seconds: float, asked: int = 0) -> bool:
@@ -741,6 +765,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the teacher's games for the warm start, 0 for none (default %(default)s)")
     parser.add_argument("--imitation-epochs", type=int, default=d.imitation_epochs,
                         help="passes over the warm start's samples (default %(default)s)")
+    parser.add_argument("--imitation-variant-groups", type=int, default=d.imitation_variant_groups,
+                        help="the rule variants (of --variants) each of the warm start's recordings is split over; "
+                             "0: the job's game alone (default %(default)s)")
+    parser.add_argument("--teacher-without-specials", default=d.teacher_without_specials, metavar="TEACHER",
+                        help="the warm start's teacher in its games without the specials (default: --teacher)")
     parser.add_argument("--eval-games", type=int, default=d.eval_games,
                         help="final evaluation games against each opponent, even, 0 for none (default %(default)s)")
     parser.add_argument("--round-steps", type=int, default=d.round_steps,
@@ -811,7 +840,8 @@ def main(argv=None):
     try:
         cfg = TrainConfig(out=args.out, minutes=args.minutes, rounds=args.rounds, seed=args.seed, num_envs=args.num_envs,
                           imitation_games=args.imitation_games, imitation_epochs=args.imitation_epochs,
-                          eval_games=args.eval_games,
+                          imitation_variant_groups=args.imitation_variant_groups,
+                          teacher_without_specials=args.teacher_without_specials, eval_games=args.eval_games,
                           round_steps=args.round_steps, defence_share=args.defence_share,
                           n_steps=args.n_steps, threads=args.threads,
                           pool_size=args.pool_size, snapshot_share=args.snapshot_share,
