@@ -25,30 +25,33 @@ _SLOTS = np.arange(11)
 def least_cost(start: np.ndarray, enter: np.ndarray, mult, iters: int, swap: np.ndarray | None = None) -> np.ndarray:
     """Least cost to stand on each square. ``start`` [m, 540]: cost at the sources, BIG elsewhere. A plain
     move enters an ``enter`` square for 1 (orthogonal) or 2 (diagonal) times ``mult`` [m]; a ``swap`` square
-    (a weak lineman, rule 14) is entered for a flat 2. At most ``iters`` relaxations (enough for any cost
-    up to ``iters``, every step costing at least 1)."""
+    (a weak lineman, rule 14) is entered for a flat 2. At most ``iters`` relaxations, each from every square's
+    eight neighbours at once (enough for any cost up to ``iters``, every step costing at least 1)."""
     m = start.shape[0]
-    d = np.minimum(start, BIG).reshape(m, N_ROWS, N_LANES).astype(np.int16)
     blocked = np.where(enter.reshape(m, N_ROWS, N_LANES), 0, BIG).astype(np.int16)
-    sw = None
+    swap_cost = None  # 2 to enter a swap square, BIG elsewhere
     if swap is not None and swap.any():
-        sw = np.where(swap.reshape(m, N_ROWS, N_LANES), 0, BIG).astype(np.int16)
-    mult = np.asarray(mult, dtype=np.int16).reshape(-1, 1, 1)
+        swap_cost = np.where(swap.reshape(m, N_ROWS, N_LANES), 2, BIG).astype(np.int16)
+    straight = np.asarray(mult, dtype=np.int16).reshape(-1, 1, 1)
+    diagonal = 2 * straight
+    # the board framed by a border of BIG, so that every square has eight neighbours; costs stay below
+    # 3 * BIG, inside int16
     pad = np.full((m, N_ROWS + 2, N_LANES + 2), BIG, dtype=np.int16)
-    inner = pad[:, 1:-1, 1:-1]
+    d = pad[:, 1:-1, 1:-1]
+    d[...] = np.minimum(start, BIG).reshape(m, N_ROWS, N_LANES)
     for _ in range(iters):
-        inner[...] = d
-        orth = np.minimum(np.minimum(pad[:, :-2, 1:-1], pad[:, 2:, 1:-1]),
-                          np.minimum(pad[:, 1:-1, :-2], pad[:, 1:-1, 2:]))
-        diag = np.minimum(np.minimum(pad[:, :-2, :-2], pad[:, :-2, 2:]),
-                          np.minimum(pad[:, 2:, :-2], pad[:, 2:, 2:]))
-        new = np.minimum(np.minimum(orth + mult, diag + 2 * mult) + blocked, d)
-        if sw is not None:
-            np.minimum(new, np.minimum(orth, diag) + 2 + sw, out=new)
-        np.minimum(new, BIG, out=new)
-        if np.array_equal(new, d):
+        # the cheapest neighbour in each direction class: the lane pair first, shared by the diagonals
+        beside = np.minimum(pad[:, :, :-2], pad[:, :, 2:])
+        diag = np.minimum(beside[:, :-2], beside[:, 2:])
+        orth = np.minimum(np.minimum(pad[:, :-2, 1:-1], pad[:, 2:, 1:-1]), beside[:, 1:-1])
+        new = np.minimum(orth + straight, diag + diagonal)
+        new += blocked
+        if swap_cost is not None:
+            np.minimum(new, np.minimum(orth, diag) + swap_cost, out=new)
+        np.minimum(new, d, out=new)  # never above d (itself at most BIG)
+        if not (new < d).any():
             break
-        d = new
+        d[...] = new
     return d.reshape(m, N_SQUARES).astype(np.int32)
 
 
