@@ -32,8 +32,10 @@ def least_cost(start: np.ndarray, enter: np.ndarray, mult, iters: int, swap: np.
     swap_cost = None  # 2 to enter a swap square, BIG elsewhere
     if swap is not None and swap.any():
         swap_cost = np.where(swap.reshape(m, N_ROWS, N_LANES), 2, BIG).astype(np.int16)
-    straight = np.asarray(mult, dtype=np.int16).reshape(-1, 1, 1)
-    diagonal = 2 * straight
+    # a plain step's cost into each square, BIG more where it may not be entered
+    step = np.asarray(mult, dtype=np.int16).reshape(-1, 1, 1)
+    straight = step + blocked
+    diagonal = straight + step
     # the board framed by a border of BIG, so that every square has eight neighbours; costs stay below
     # 3 * BIG, inside int16
     pad = np.full((m, N_ROWS + 2, N_LANES + 2), BIG, dtype=np.int16)
@@ -45,7 +47,6 @@ def least_cost(start: np.ndarray, enter: np.ndarray, mult, iters: int, swap: np.
         diag = np.minimum(beside[:, :-2], beside[:, 2:])
         orth = np.minimum(np.minimum(pad[:, :-2, 1:-1], pad[:, 2:, 1:-1]), beside[:, 1:-1])
         new = np.minimum(orth + straight, diag + diagonal)
-        new += blocked
         if swap_cost is not None:
             np.minimum(new, np.minimum(orth, diag) + swap_cost, out=new)
         np.minimum(new, d, out=new)  # never above d (itself at most BIG)
