@@ -399,13 +399,15 @@ def train(cfg: TrainConfig, log=print) -> dict:
                                                     game_config))
             small_batch_seconds = time.perf_counter() - t0
             if not resumed and init_bot is None:
-                without_specials = (teacher if cfg.teacher_without_specials is None
-                                    else make_teacher(cfg.teacher_without_specials))
+                teacher_for = None  # the one teacher in every game
+                if cfg.teacher_without_specials is not None:
+                    without_specials = make_teacher(cfg.teacher_without_specials)
+                    teacher_for = lambda config: teacher if config.specials else without_specials  # noqa: E731
                 summary.update(warm_start(models, teacher, opponents, cfg.imitation_games, cfg.dagger_rounds,
                                           cfg.imitation_epochs, cfg.imitation_lr, cfg.seed + 77, game_config, log,
                                           variants if cfg.imitation_variant_groups else None,
                                           max(cfg.imitation_variant_groups, 1),
-                                          lambda config: teacher if config.specials else without_specials))
+                                          teacher_for))
                 seconds = time.perf_counter() - t0
                 log(f"imitation took {seconds:.0f} s")
                 # the defence's teaching comes out of the budget too: the rounds end early enough for it, at
