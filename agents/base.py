@@ -143,6 +143,42 @@ class TeamOfUnits:
         return actions
 
 
+class MixedTeam:
+    """A team that plays each game as one of ``members`` (agents), the same one all game: game g's member
+    is ``splitmix64(seed_g ^ salt) % len(members)``, so it depends on the game's seed alone, whatever the
+    batch. A teacher of two styles: a net that imitates it learns each style's plays from the formation
+    it itself picked, where a mixture within a play would join one style's formation to another's carries.
+    Every member is reset on every game and keeps its own per-game streams."""
+
+    salt = 0x3C6E_F372_FE94_F82B
+
+    def __init__(self, members, name: str | None = None):
+        self.members = list(members)
+        if len(self.members) < 2:
+            raise ValueError(f"a mixed team needs at least two members, got {len(self.members)}")
+        self.name = name or ",".join(member.name for member in self.members)
+        self.member_of = np.zeros(0, dtype=np.int64)
+
+    def reset(self, seeds) -> None:
+        seeds = np.asarray(seeds).astype(np.uint64)
+        self.member_of = (splitmix64(seeds ^ np.uint64(self.salt)) % np.uint64(len(self.members))).astype(np.int64)
+        for member in self.members:
+            member.reset(seeds)
+
+    def act(self, state: State, config: GameConfig | None = None, games=None) -> np.ndarray:
+        games = np.arange(state.batch_size) if games is None else np.asarray(games, dtype=np.int64)
+        if self.member_of.size < state.batch_size:
+            raise ValueError(f"{self.name}: reset for {self.member_of.size} games, asked to act in a batch of "
+                             f"{state.batch_size}")
+        actions = np.zeros(state.batch_size, dtype=np.int64)
+        for k, member in enumerate(self.members):
+            rows = games[self.member_of[games] == k]
+            if rows.size:
+                out = member.act(state, config, games=rows) if _accepts_games(member) else member.act(state, config)
+                actions[rows] = np.asarray(out)[rows]
+        return actions
+
+
 @dataclass
 class MatchResult:
     """Results of ``play_games``: per game, which team agent A played, the winner (-1 none), the final

@@ -181,3 +181,82 @@ def test_the_warm_start_can_have_another_teacher_in_the_games_without_the_specia
     assert without_specials[2].size != recorded(spread, without, 2, 13)[2].size or not np.array_equal(
         without_specials[2], recorded(spread, without, 2, 13)[2]), "the two teachers play those games differently"
     assert "spread_pass+power_run and ball_control+power_run" in lines[0]
+
+
+def _match_actions(agent, opponent, seeds, config=CONFIG):
+    """Every action of a batch of games of ``agent`` (team 0) against ``opponent``, per game: a list of
+    arrays, one per game, in the order they were taken."""
+    seeds = np.asarray(seeds, dtype=np.int64)
+    agent.reset(seeds)
+    opponent.reset(seeds)
+    state = init(seeds=seeds.astype(np.uint64), config=config)
+    taken = [[] for _ in seeds]
+    while not (state.terminated | state.truncated).all():
+        live = ~(state.terminated | state.truncated)
+        mine = np.flatnonzero(live & (state.to_act == 0))
+        theirs = np.flatnonzero(live & (state.to_act == 1))
+        actions = np.zeros(seeds.size, dtype=np.int64)
+        if mine.size:
+            actions[mine] = np.asarray(agent.act(state, config, games=mine))[mine]
+        if theirs.size:
+            actions[theirs] = np.asarray(opponent.act(state, config, games=theirs))[theirs]
+        for g in np.flatnonzero(live & (state.to_act >= 0)):
+            taken[g].append(int(actions[g]))
+        state = step(state, actions, config=config)
+    return taken
+
+
+def test_a_mixed_teacher_plays_each_game_as_one_member_chosen_by_the_games_seed():
+    from agents.base import MixedTeam
+
+    names = ("spread_pass+power_run", "ball_control+power_run")
+    mix = make_teacher(",".join(names))
+    assert isinstance(mix, MixedTeam) and mix.name == ",".join(names)
+    seeds = np.arange(40, 52)
+    games = _match_actions(mix, HeuristicAgent(), seeds)
+    member_of = mix.member_of.copy()
+    assert set(member_of.tolist()) == {0, 1}, "12 seeds draw both members"
+    # each game is its member's own game, move for move, and its member depends on its seed alone (the
+    # same seeds in another order and batch size draw the same members)
+    for k, name in enumerate(names):
+        alone = _match_actions(composite_from_name(name), HeuristicAgent(), seeds[member_of == k])
+        assert [games[g] for g in np.flatnonzero(member_of == k)] == alone
+    mix.reset(seeds[::-1][:5])
+    np.testing.assert_array_equal(mix.member_of, member_of[::-1][:5])
+    # as the warm start's teacher: its labels are legal where they were recorded, the same from the seed
+    obs, masks, labels = record_teacher_games(mix, [HeuristicAgent()], 4, 5, CONFIG)
+    assert labels.size > 100 and masks[np.arange(labels.size), labels].all()
+    again = record_teacher_games(make_teacher(",".join(names)), [HeuristicAgent()], 4, 5, CONFIG)
+    np.testing.assert_array_equal(labels, again[2])
+
+
+def test_a_mixed_teachers_members_share_its_games_about_evenly():
+    # splitmix64 of the seeds: over 4,000 seeds each of two members takes 50% +- 2.5% (about 3.2 sigma)
+    mix = make_teacher("spread_pass+power_run,prevent")
+    mix.reset(np.arange(4_000))
+    assert abs(mix.member_of.mean() - 0.5) < 0.025
+    three = make_teacher("heuristic,blitz,prevent+power_run")
+    three.reset(np.arange(6_000))
+    assert np.all(np.abs(np.bincount(three.member_of, minlength=3) / 6_000 - 1 / 3) < 0.025)
+    # a name given twice plays twice the games: two thirds +- 2.5% (about 3.5 sigma over 6,000)
+    weighted = make_teacher("blitz,prevent,blitz")
+    weighted.reset(np.arange(6_000))
+    plays_blitz = np.isin(weighted.member_of, (0, 2))
+    assert abs(plays_blitz.mean() - 2 / 3) < 0.025
+    assert [member.name for member in weighted.members] == ["blitz", "prevent", "blitz"]
+
+
+def test_a_mixed_teacher_is_validated():
+    from agents.base import MixedTeam
+
+    for bad in ("power_run,", "power_run,nobody", ",blitz", "power_run,,blitz"):
+        with pytest.raises(ValueError, match="TrainConfig.teacher"):
+            TrainConfig(teacher=bad)
+    with pytest.raises(ValueError, match="TrainConfig.defence_teacher"):
+        TrainConfig(defence_teacher="power_run,wall")
+    with pytest.raises(ValueError, match="at least two members"):
+        MixedTeam([HeuristicAgent()])
+    mix = MixedTeam([HeuristicAgent(), RandomAgent()])
+    mix.reset(np.arange(2))
+    with pytest.raises(ValueError, match="reset for 2 games"):
+        mix.act(init(4, seed=0, config=CONFIG), CONFIG)

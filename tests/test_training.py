@@ -362,7 +362,7 @@ def test_every_main_job_option_reaches_its_config_field(monkeypatch):
             changed = next(c for c in (selfplay.OPPONENT_SETS if name == "opponents" else selfplay.VARIANT_SETS)
                            if c != value)
         elif name == "teacher":
-            changed = "heuristic"
+            changed = "heuristic,prevent+power_run"  # a mixed teacher: each game one of them
         elif name == "teacher_without_specials":  # valid with --imitation-variant-groups set too (below: 2)
             changed = "ball_control+power_run"
         elif name == "distil_situations":

@@ -77,7 +77,9 @@ class TrainConfig:
         give the same bot on a busy machine as on an idle one (the same torch and CPU), where the budget
         gives a slower one fewer rounds (18-25 for the default job).
     teacher: the warm start's teacher: "heuristic", a panel style, or "OFFENCE+DEFENCE" (two panel styles,
-        ``agents.panel.composite``). It also joins the league as a fixed member. The default is the strongest
+        ``agents.panel.composite``), or several of these joined by commas (``agents.base.MixedTeam``: each
+        game played as one of them, by the game's seed; a name given twice, twice the games). It also joins
+        the league as a fixed member. The default is the strongest
         scripted team (spread passing with the power wall): its imitated pair, before any PPO, won 10-42%
         against the heuristic and each panel style (100 games each), the heuristic's imitated pair 0-10%.
     imitation_games: teacher games recorded for the warm start, against the fixed members in turn (0 skips
@@ -259,16 +261,25 @@ def check_teams(teams) -> None:
 
 def make_teacher(name: str, field: str = "TrainConfig.teacher"):
     """The teacher agent named ``name`` (a warm start's or a distillation's: ``field``, named by the
-    ValueError for an unknown one)."""
+    ValueError for an unknown one): "heuristic", a panel style, a team "OFFENCE+DEFENCE", or several of
+    these joined by commas, a ``agents.base.MixedTeam`` that plays each game as one of them (by the game's
+    seed), e.g. "spread_pass+power_run,ball_control+power_run"; a name given twice plays twice the games."""
+    from agents.base import MixedTeam
     from agents.heuristic import HeuristicAgent
     from agents.panel.composite import composite_from_name
 
+    if not isinstance(name, str):
+        raise ValueError(f"{field} must be a teacher's name (str), got {name!r}")
+    parts = name.split(",")
+    if len(parts) > 1:
+        return MixedTeam([make_teacher(part, field) for part in parts], name=name)
     if name == "heuristic":
         return HeuristicAgent()
     try:
         return composite_from_name(name)
     except ValueError as err:
-        raise ValueError(f"{field} must be 'heuristic', a panel style or 'OFFENCE+DEFENCE': {err}") from None
+        raise ValueError(f"{field} must be 'heuristic', a panel style, 'OFFENCE+DEFENCE' or several joined by "
+                         f"commas: {err}") from None
 
 
 # --- the league's members --------------------------------------------------------------------------------
@@ -793,7 +804,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="teams of two panel styles that join the league as fixed members (default: "
                              f"{' '.join(d.teams)}; the flag alone for none)")
     parser.add_argument("--teacher", default=d.teacher,
-                        help="the warm start's teacher: heuristic, a panel style or OFFENCE+DEFENCE (default %(default)s)")
+                        help="the warm start's teacher: heuristic, a panel style, OFFENCE+DEFENCE, or several of these "
+                             "joined by commas, each game played as one of them (a name given twice: twice the games; "
+                             "default %(default)s)")
     parser.add_argument("--dagger-rounds", type=int, default=d.dagger_rounds,
                         help="DAgger rounds after the first imitation fit (default %(default)s)")
     parser.add_argument("--variants", choices=VARIANT_SETS, default=d.variants,
