@@ -117,6 +117,14 @@ def _accepts_games(agent) -> bool:
         return False
 
 
+def act_on_rows(agent, state: State, config, rows, actions: np.ndarray) -> None:
+    """Write ``agent``'s moves in the games ``rows`` of ``state`` into ``actions`` (asked with ``games=rows``
+    when the agent takes them); nothing when ``rows`` is empty."""
+    if rows.size:
+        out = agent.act(state, config, games=rows) if _accepts_games(agent) else agent.act(state, config)
+        actions[rows] = np.asarray(out)[rows]
+
+
 class TeamOfUnits:
     """A team whose offensive unit is one agent and whose defensive unit another: wherever the team to act
     had the ball at the snap (``state.offence``) it plays ``offence``'s move, elsewhere ``defence``'s (the
@@ -137,9 +145,7 @@ class TeamOfUnits:
         actions = np.zeros(state.batch_size, dtype=np.int64)
         on_offence = state.to_act[games] == state.offence[games]
         for unit, rows in ((self.offence, games[on_offence]), (self.defence, games[~on_offence])):
-            if rows.size:
-                out = unit.act(state, config, games=rows) if _accepts_games(unit) else unit.act(state, config)
-                actions[rows] = np.asarray(out)[rows]
+            act_on_rows(unit, state, config, rows, actions)
         return actions
 
 
@@ -171,11 +177,8 @@ class MixedTeam:
             raise ValueError(f"{self.name}: reset for {self.member_of.size} games, asked to act in a batch of "
                              f"{state.batch_size}")
         actions = np.zeros(state.batch_size, dtype=np.int64)
-        for k, member in enumerate(self.members):
-            rows = games[self.member_of[games] == k]
-            if rows.size:
-                out = member.act(state, config, games=rows) if _accepts_games(member) else member.act(state, config)
-                actions[rows] = np.asarray(out)[rows]
+        for k, member in enumerate(self.members):  # a loop over the members, not over games
+            act_on_rows(member, state, config, games[self.member_of[games] == k], actions)
         return actions
 
 
