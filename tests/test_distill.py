@@ -94,6 +94,7 @@ def test_distil_moves_the_unit_toward_its_teacher_and_keeps_the_other_unit_to_th
     assert summary["agreement_after"] >= summary["agreement_before"] + 0.15, summary
     assert [fit["samples"] for fit in summary["fits"]] == sorted({fit["samples"] for fit in summary["fits"]})
     assert len(summary["fits"]) == 2 and all(0.0 <= fit["accuracy"] <= 1.0 for fit in summary["fits"])
+    assert summary["recording_seconds"] > 0 and summary["fits_seconds"] > 0  # where the teaching's time went
     assert any(line.startswith("DAgger 1: the defence fitted to") for line in lines)
     assert new.levels == {name: pytest.approx(t) for name, t in LEVELS.items()}  # the old levels were the old net's
 

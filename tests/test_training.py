@@ -66,6 +66,8 @@ def test_training_job_runs_exports_evaluates_and_resumes(tmp_path):
     assert cfg.defence_teacher == "power_run" and summary["distil"]["teacher"] == "power_run"
     assert summary["distil"]["situations"] == "held" and summary["distil"]["tackle_weight"] == 8.0
     assert summary["teaching_reserve_seconds"] > 0
+    assert summary["imitation_recorded_games"] == 8 * 2 and summary["imitation_sample_passes"] > 0
+    assert summary["imitation_recording_seconds"] > 0 and summary["imitation_fits_seconds"] > 0
     assert any(line.startswith("the rounds end") for line in lines)
     for name in ("offence.zip", "defence.zip", "bot.npz", "evaluation.md", "train_config.json", "summary.json"):
         assert (out / name).exists(), name
@@ -79,6 +81,9 @@ def test_training_job_runs_exports_evaluates_and_resumes(tmp_path):
     # the league: the heuristic and a snapshot per round, the learner rated against them, TensorBoard scalars
     members = {m["name"]: m for m in summary["league"]["members"]}
     assert "heuristic" in members and members["heuristic"]["games"] == 2 * summary["rounds"]
+    # the warm start's teacher, a mix of two teams by default, joins as each of its teams, not as the mix
+    assert "," in cfg.teacher and cfg.teacher not in members
+    assert all(members[team]["kind"] == "fixed" for team in cfg.teacher.split(","))
     assert sum(m["kind"] == "snapshot" for m in members.values()) == min(summary["rounds"], cfg.pool_size)
     assert "learner-0" in summary["league"]["elo"]
     assert list((out / "tensorboard" / "league").glob("events.out.tfevents.*"))

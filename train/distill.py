@@ -71,6 +71,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -252,7 +253,8 @@ class DistillConfig:
 
 def distil(bot, cfg: DistillConfig, game_config=None, log=print):
     """The bot with its ``cfg.side`` net fitted to ``cfg.teacher``'s unit (see the module docstring), and a
-    summary: samples, the training accuracy of each fit, the held-out agreement before and after. The
+    summary: samples, the training accuracy of each fit, the held-out agreement before and after, the seconds
+    its recordings and its fits took ("recording_seconds", "fits_seconds"). The
     returned bot stores no levels (the old ones were measured for the old net)."""
     import dataclasses
 
@@ -303,6 +305,7 @@ def distil(bot, cfg: DistillConfig, game_config=None, log=print):
         in_situation.append(np.ones(view.batch_size, bool) if keep is None else np.asarray(keep(view), bool))
         return np.ones(view.batch_size, bool)
 
+    held_out_started = time.perf_counter()
     recording = record_across_configs(configs(0), teacher, opponents, cfg.held_out_games, cfg.seed + 99_991,
                                       keep_for=lambda seed: noting, weigh=toward_a_tackle)
     *side_moves, a_tackle = by_side(recording)[cfg.side]
@@ -318,21 +321,29 @@ def distil(bot, cfg: DistillConfig, game_config=None, log=print):
     log(f"teaching over {len(played)} rule variant(s) of {len(variants)}, {min(cfg.variant_groups, len(variants))} "
         "per recording")
     weigh = tackles_count(cfg.tackle_weight)
+    seconds = {"recording": time.perf_counter() - held_out_started, "fits": 0.0}  # the held-out games so far
+    t0 = time.perf_counter()
     samples = by_side(record_across_configs(configs(0), teacher, opponents, cfg.games, cfg.seed,
                                             keep_for=recorded, weigh=weigh))[cfg.side]
+    seconds["recording"] += time.perf_counter() - t0
     for dagger in range(cfg.dagger_rounds + 1):
+        t0 = time.perf_counter()
         if dagger:
             student = BotAgent(current(), name="student", temperature=temperature)
             more = by_side(record_across_configs(configs(dagger), teacher, opponents, cfg.games,
                                                  cfg.seed + 7_919 * dagger, keep_for=recorded, weigh=weigh,
                                                  student=student, student_share=1.0))[cfg.side]
             samples = tuple(np.concatenate([a, b]) for a, b in zip(samples, more))
+        t1 = time.perf_counter()
+        seconds["recording"] += t1 - t0
         *moves, weights = samples
         accuracy = fit_masked(net, list(net.parameters()), *moves, cfg.epochs, cfg.lr, cfg.seed + dagger,
                               weights=weights)
+        seconds["fits"] += time.perf_counter() - t1
         summary["fits"].append({"samples": int(len(samples[2])), "accuracy": accuracy})
         log(f"{'fit' if not dagger else f'DAgger {dagger}'}: the {cfg.side} fitted to {len(samples[2]):,} moves of "
             f"{teacher_unit.name}, training accuracy {accuracy:.1%}")
+    summary.update({f"{stage}_seconds": value for stage, value in seconds.items()})
     summary["agreement_after"] = masked_agreement(net, *held_out)
     summary["toward_a_tackle_after"] = masked_agreement(net, *held_tackles)
     log(f"agreement with {teacher_unit.name} on {len(held_out[2]):,} held-out {cfg.side} moves: "

@@ -11,6 +11,8 @@ train.exploit`` (a best response to a frozen bot) are both made of these pieces.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from agents.bot import Bot, BotAgent
@@ -157,7 +159,9 @@ def warm_start(models, teacher, opponents, games: int, dagger_rounds: int, epoch
     and two groups, half the games with the specials and half without); ``teacher_for(config)``: the teacher
     in that variant's games (None: ``teacher`` in all). Returns
     {"imitation_accuracy_<side>": training accuracy of the last fit, "imitation_samples": n,
-    "imitation_configs": the rule variants played}."""
+    "imitation_configs": the rule variants played, "imitation_recording_seconds" and "imitation_fits_seconds":
+    the time its game recordings and its fits took, "imitation_recorded_games", "imitation_sample_passes": the
+    samples times the epochs over its fits}."""
     variants = [game_config] if not variants else list(variants)
     recordings = dagger_rounds + 1
 
@@ -167,20 +171,32 @@ def warm_start(models, teacher, opponents, games: int, dagger_rounds: int, epoch
     played = [config for recording in range(recordings) for config in configs(recording)]
     taught_by = " and ".join(dict.fromkeys(
         (teacher if teacher_for is None else teacher_for(config)).name for config in played))
+    seconds = {"recording": 0.0, "fits": 0.0}
+    sample_passes = 0  # samples times epochs over the fits: their pace is the teaching's fits' pace too
+    t0 = time.perf_counter()
     samples = record_across_configs(configs(0), teacher, opponents, games, seed, teacher_for=teacher_for)
+    seconds["recording"] += time.perf_counter() - t0
     out = {}
     for dagger in range(dagger_rounds + 1):
         if dagger:
+            t0 = time.perf_counter()
             student = pair_agent(models, "student", 0.1)
             more = record_across_configs(configs(dagger), teacher, opponents, games, seed + 7_919 * dagger,
                                          teacher_for=teacher_for, student=student, student_share=1.0)
             samples = tuple(np.concatenate([a, b]) for a, b in zip(samples, more))
+            seconds["recording"] += time.perf_counter() - t0
         for side, (obs, masks, actions) in by_side(samples).items():
+            t0 = time.perf_counter()
             accuracy = imitate(models[side].policy, obs, masks, actions, epochs, lr, seed + dagger)
+            seconds["fits"] += time.perf_counter() - t0
+            sample_passes += epochs * len(actions)
             out[f"imitation_accuracy_{side}"] = accuracy
             log(f"imitation{f' (DAgger {dagger})' if dagger else ''}: {side} fitted to {len(actions):,} moves of "
                 f"{taught_by}, accuracy {accuracy:.1%}")
     out["imitation_samples"] = int(len(samples[2]))
+    out.update({f"imitation_{stage}_seconds": value for stage, value in seconds.items()})
+    out["imitation_sample_passes"] = sample_passes
+    out["imitation_recorded_games"] = games * recordings
     out["imitation_configs"] = len(set(played))
     return out
 
