@@ -172,7 +172,7 @@ def warm_start(models, teacher, opponents, games: int, dagger_rounds: int, epoch
     taught_by = " and ".join(dict.fromkeys(
         (teacher if teacher_for is None else teacher_for(config)).name for config in played))
     seconds = {"recording": 0.0, "fits": 0.0}
-    sample_passes = 0  # samples times epochs over the fits: their pace is the teaching's fits' pace too
+    sample_passes = 0  # samples times epochs over the fits (the teaching's fits go at the same pace a pass)
     t0 = time.perf_counter()
     samples = record_across_configs(configs(0), teacher, opponents, games, seed, teacher_for=teacher_for)
     seconds["recording"] += time.perf_counter() - t0
