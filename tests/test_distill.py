@@ -131,6 +131,39 @@ def test_the_offence_holds_the_ball_in_a_play_when_its_quarterback_or_a_back_has
     assert (held | runs).tolist() == held.tolist()
 
 
+def test_the_defence_fronts_base_personnel_in_its_formation_pick_against_three_receivers_or_fewer():
+    """The pick against every offence formation but the shotgun spread (4 receivers) and the empty set (5); not
+    in a play, nor before the offence has picked; "held+fronts" is that or the offence holding the ball."""
+    from gridiron_env.core.formations import OFFENCE_FORMATIONS
+    from gridiron_env.core.state import DEFENCE_FORMATION, PLAY
+    from train.distill import SITUATIONS, the_defence_fronts_base_personnel, the_offence_holds_the_ball
+
+    n = len(OFFENCE_FORMATIONS)
+    state = init(n + 2, seed=3)
+    state.phase[:] = DEFENCE_FORMATION
+    state.formation[:n, 0] = np.arange(n)
+    state.formation[n, 0] = -1  # no offence formation yet
+    state.formation[n + 1, 0] = OFFENCE_FORMATIONS.index("i_form")
+    state.phase[n + 1] = PLAY  # the same formation in the play that follows
+    fronted = the_defence_fronts_base_personnel(state).tolist()
+    assert fronted[:n] == [name not in ("shotgun", "empty") for name in OFFENCE_FORMATIONS]
+    assert fronted[n:] == [False, False]
+    state.ball_holder[:] = 0  # the quarterback: held in the play only
+    assert SITUATIONS["held+fronts"](state).tolist() == fronted[:n] + [False, True]
+    assert (the_offence_holds_the_ball(state) | the_defence_fronts_base_personnel(state)).tolist() == \
+        SITUATIONS["held+fronts"](state).tolist()
+
+
+def test_distil_on_held_and_fronts_teaches_the_held_positions_and_the_picks_against_base_personnel():
+    from train.distill import distil
+
+    bot = random_bot((16,), seed=8)
+    config = GameConfig(target_score=7)
+    _, held = distil(bot, _small_config(situations="held", dagger_rounds=0), config, log=lambda line: None)
+    _, fronts = distil(bot, _small_config(situations="held+fronts", dagger_rounds=0), config, log=lambda line: None)
+    assert held["fits"][0]["samples"] < fronts["fits"][0]["samples"]
+
+
 def test_distil_while_the_offence_holds_the_ball_teaches_more_positions_than_runs():
     from train.distill import distil
 

@@ -50,7 +50,7 @@ from agents.panel.composite import TEAMS as DEFAULT_TEAMS
 from gridiron_env.config import GameConfig
 from train.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from train.export import actor_parameters, export_onnx, load_actor
-from train.distill import SITUATIONS
+from train.distill import SITUATIONS, SITUATIONS_HELP
 from train.league import VARIANT_SETS
 from train.settings import check_choice, check_int, check_number
 from train.learners import (
@@ -135,16 +135,19 @@ class TrainConfig:
         passes, the offence kept) before the export, within the budget; None skips it. The default is the
         power wall (``agents.panel.power``), a run defence: it lifted the 434-round shipped bot from
         65.8-84.2% to 86.2-94.0% against every panel agent.
-    distil_situations: the positions of that teaching (``train.distill.SITUATIONS``): "held" (the snap
-        offence holds the ball in a play: the quarterback's time and the runs), "runs" (a back carries the
-        ball) or "all". Taught everywhere, the seventeenth session's job's bot lost its pass defence (26.2%
-        against the team of spread passing and the wall: the wall's run fronts); taught on runs, the
-        nineteenth session's seed-1 job's bot won 52.8% against the heuristic, taught on "held" 73.8%
+    distil_situations: the positions of that teaching (``train.distill.SITUATIONS``): "held+fronts" (the
+        snap offence holds the ball in a play: the quarterback's time and the runs; and the formation pick
+        against base personnel, at most three wide receivers), "held" (without those picks), "runs" (a back
+        carries the ball) or "all". Taught everywhere, the seventeenth session's job's bot lost its pass
+        defence (26.2% against the team of spread passing and the wall: the wall's run fronts against the
+        spread sets); taught on runs, the nineteenth session's seed-1 job's bot won 52.8% against the
+        heuristic, taught on "held" 73.8%; the twenty-seventh's seed-1 job taught on "held" won 58-60%
+        against ball_control in three rule sets without the specials, taught on "held+fronts" 62-64%
         (README, "The default run").
     distil_epochs: passes over the samples per fit of that teaching (36: the "held" positions are a third
         more samples than the runs, and 36 passes take the teaching's time at 48 on the runs; with 12, the
         warm start's, the seed-1 job's last fit on runs reached 87.5% training accuracy, with 48 96.9%).
-    distil_own_share: with "runs" or "held", the share of the other positions recorded with the net's own
+    distil_own_share: with a situation other than "all", the share of the other positions recorded with the net's own
         greedy move as the label (``train.distill.DistillConfig.own_share``): the long fits then keep its
         play there. With 48 passes and 0.3 (on runs), the seed-1 job won 62.7% against power_run (55.0% before) and 89.5%
         against the team (81.5%).
@@ -202,7 +205,7 @@ class TrainConfig:
     defence_teacher: str | None = "power_run"
     distil_games: int = 1024
     distil_rounds: int = 3
-    distil_situations: str = "held"
+    distil_situations: str = "held+fronts"
     distil_epochs: int = 36
     distil_own_share: float = 0.3
     distil_variant_groups: int = 1
@@ -830,12 +833,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--distil-rounds", type=int, default=d.distil_rounds,
                         help="its DAgger rounds (default %(default)s)")
     parser.add_argument("--distil-situations", choices=tuple(SITUATIONS), default=d.distil_situations,
-                        help="the positions it teaches: all, runs (a back carries the ball) or held (the snap offence "
-                             "holds the ball in a play) (default %(default)s)")
+                        help=f"the positions it teaches: {SITUATIONS_HELP} (default %(default)s)")
     parser.add_argument("--distil-epochs", type=int, default=d.distil_epochs,
                         help="its passes over the samples per fit (default %(default)s)")
     parser.add_argument("--distil-own-share", type=float, default=d.distil_own_share,
-                        help="with --distil-situations runs or held: the share (0-1) of the other positions taught the net's "
+                        help="with --distil-situations other than all: the share (0-1) of the other positions taught the net's "
                              "own greedy move, so it keeps its play there (default %(default)s)")
     parser.add_argument("--distil-variant-groups", type=int, default=d.distil_variant_groups,
                         help="the rule variants (of --variants) each of its recordings is split over "
