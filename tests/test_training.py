@@ -64,7 +64,7 @@ def test_training_job_runs_exports_evaluates_and_resumes(tmp_path):
     out = tmp_path / "run"
     # the default defence teaching ran, its time reserved out of the budget at the warm start's pace
     assert cfg.defence_teacher == "power_run" and summary["distil"]["teacher"] == "power_run"
-    assert summary["distil"]["situations"] == "held+fronts" and summary["distil"]["tackle_weight"] == 8.0
+    assert summary["distil"]["situations"] == "held" and summary["distil"]["tackle_weight"] == 8.0
     assert summary["teaching_reserve_seconds"] > 0
     assert summary["imitation_recorded_games"] == 8 * 2 and summary["imitation_sample_passes"] > 0
     assert summary["imitation_recording_seconds"] > 0 and summary["imitation_fits_seconds"] > 0

@@ -53,7 +53,8 @@ made for those fronts: the seed-1 25-minute job's bot with the wall's moves wher
 ball won 61.5% against ball_control without the specials (dice kicks, to 14); with the wall's picks too
 against base personnel 66.2%, against every formation 66.2% but 80.5% against spread passing (93.2%).
 Taught so, the same rounds won 62-64% in the three rule sets without the specials where "held" won 58-60%,
-and 62-71% against power_run with the specials (400 games a cell).
+but 62-71% against power_run with the specials (at least 64% on "held"); the seed-0 job's rounds taught so won 57-66%
+against ball_control, under 60% in six rule sets (62-80% on "held"; 400 games a cell): the job keeps "held".
 
 The teaching plays the rule variants a user can choose (``variants`` "all": ``train.league.game_variants``
 of the given game): each recording's games are split over ``variant_groups`` configs (``teaching_configs``;
