@@ -61,13 +61,13 @@ if QUICK:  # tiny: for the test suite
     PPO_ENVS, PPO_STEPS = 8, 512    # step 3a: games per batch, learner steps
     TRAIN = dict(minutes=0.02, imitation_games=4, imitation_epochs=2, num_envs=8, n_steps=32,
                  batch_size=128, round_steps=256, progress_bar=False, opponents="heuristic", league_games=2,
-                 env_groups=2, level_games=0, distil_games=4, distil_rounds=1)
+                 env_groups=2, level_games=0, distil_games=4, distil_rounds=1, distil_fit_steps=8)
     TOURNAMENT_GAMES, TOURNAMENT_TARGET = 2, 7   # games per pair (even), target score
 else:      # moderate: for a person
     PPO_ENVS, PPO_STEPS = 64, 32_768
     TRAIN = dict(minutes=3.0, imitation_games=128, imitation_epochs=4, num_envs=64, n_steps=128,
                  batch_size=1024, round_steps=16_384, progress_bar=True, league_games=4, level_games=4,
-                 distil_games=64, distil_rounds=1)
+                 distil_games=64, distil_rounds=1, distil_fit_steps=200)
     TOURNAMENT_GAMES, TOURNAMENT_TARGET = 40, 21
 
 print(f"QUICK={QUICK}  root={ROOT}  out={OUT}")

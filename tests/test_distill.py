@@ -399,6 +399,37 @@ def test_a_fit_with_weights_follows_the_heavier_label():
     assert results["weighted"][1] == pytest.approx(5 / 7, abs=0.02)
 
 
+def test_a_fit_by_steps_plays_that_many_minibatches_whatever_the_samples():
+    """``steps`` counts minibatches across passes (the last pass cut short); without it, ``epochs`` passes;
+    the same steps over the same samples and seed give the same net."""
+    from train.learners import fit_masked
+
+    rng = np.random.default_rng(4)
+    obs = rng.normal(size=(100, 4)).astype(np.float32)
+    masks = np.ones((100, 3), bool)
+    actions = rng.integers(0, 3, 100)
+    calls = []
+
+    def fitted(steps, epochs=1, n=100):
+        torch.manual_seed(0)
+        net = torch.nn.Linear(4, 3)
+        calls.clear()
+        logits_of = lambda batch: (calls.append(len(batch)), net(batch))[1]  # noqa: E731
+        fit_masked(logits_of, list(net.parameters()), obs[:n], masks[:n], actions[:n], epochs, 0.01, 3,
+                   batch_size=30, steps=steps)
+        return net
+
+    fitted(steps=0, epochs=2)
+    assert calls == [30, 30, 30, 10] * 2  # two passes of four minibatches
+    fitted(steps=6, epochs=50)
+    assert calls == [30, 30, 30, 10, 30, 30]  # six minibatches, the epochs ignored
+    fitted(steps=6, n=40)
+    assert calls == [30, 10] * 3  # fewer samples: more passes, the same minibatches
+    one, two = fitted(steps=5), fitted(steps=5)
+    assert torch.equal(one.weight, two.weight)
+    assert not torch.equal(one.weight, fitted(steps=6).weight)
+
+
 def test_distil_reports_its_tackles_and_the_tackle_weight_changes_the_fit():
     from train.distill import distil
 
@@ -495,6 +526,7 @@ def test_the_teaching_plays_the_rule_variants(monkeypatch):
     ("threads", 0, "DistillConfig.threads"), ("teacher", "chess", "DistillConfig.teacher"),
     ("teacher", "spread_pass+chess", "DistillConfig.teacher"),
     ("tackle_weight", 0.5, "DistillConfig.tackle_weight"), ("tackle_weight", float("nan"), "DistillConfig.tackle_weight"),
+    ("fit_steps", -1, "DistillConfig.fit_steps"), ("fit_steps", 2.5, "DistillConfig.fit_steps"),
 ])
 def test_a_bad_setting_raises_naming_its_field(field, value, words):
     with pytest.raises(ValueError, match=words):
@@ -508,9 +540,10 @@ def test_the_command_writes_the_taught_bot_and_refuses_bad_input_in_one_line(tmp
     random_bot((16,), seed=6).save(path)
     out = tmp_path / "taught" / "bot.npz"
     summary = main([str(path), "--out", str(out), "--games", "2", "--epochs", "1", "--dagger-rounds", "0",
-                    "--level-games", "0", "--threads", "1", "--variants", "default"])
+                    "--level-games", "0", "--threads", "1", "--variants", "default", "--fit-steps", "3"])
     taught = Bot.load(out)
     assert summary["teacher"] == "power_run" and summary["side"] == "defence" and summary["configs_played"] == 1
+    assert summary["fit_steps"] == 3
     assert all(np.array_equal(w, w0) for (w, _), (w0, _) in zip(taught.offence, Bot.load(path).offence))
     assert f"written {out}" in capsys.readouterr().out
 
@@ -525,7 +558,8 @@ def test_the_command_writes_the_taught_bot_and_refuses_bad_input_in_one_line(tmp
                         ([str(path), "--out", str(tmp_path / "x.txt")], "--out must name a .npz file"),
                         ([str(path), "--out", str(tmp_path / "x.npz"), "--games", "0"], "DistillConfig.games"),
                         ([str(path), "--out", str(tmp_path / "x.npz"), "--variant-groups", "0"],
-                         "DistillConfig.variant_groups")):
+                         "DistillConfig.variant_groups"),
+                        ([str(path), "--out", str(tmp_path / "x.npz"), "--fit-steps", "-1"], "DistillConfig.fit_steps")):
         with pytest.raises(SystemExit) as stop:
             main(argv)
         assert stop.value.code == 2 and words in capsys.readouterr().err

@@ -58,13 +58,14 @@ def test_training_job_runs_exports_evaluates_and_resumes(tmp_path):
     cfg = TrainConfig(out=str(tmp_path / "run"), minutes=0.05, imitation_games=8, imitation_epochs=1,
                       num_envs=8, n_steps=32, batch_size=128, round_steps=256, eval_games=4, league_games=2,
                       opponents="heuristic", env_groups=2, threads=1, level_games=2, progress_bar=False,
-                      game={"target_score": 7}, distil_games=8, distil_rounds=1)
+                      game={"target_score": 7}, distil_games=8, distil_rounds=1, distil_fit_steps=8)
     lines = []
     summary = train(cfg, log=lines.append)
     out = tmp_path / "run"
     # the default defence teaching ran, its time reserved out of the budget at the warm start's pace
     assert cfg.defence_teacher == "power_run" and summary["distil"]["teacher"] == "power_run"
     assert summary["distil"]["situations"] == "held" and summary["distil"]["tackle_weight"] == 8.0
+    assert summary["distil"]["fit_steps"] == 8 and len(summary["distil"]["fits"]) == 2
     assert summary["teaching_reserve_seconds"] > 0
     assert summary["imitation_recorded_games"] == 8 * 2 and summary["imitation_sample_passes"] > 0
     assert summary["imitation_recording_seconds"] > 0 and summary["imitation_fits_seconds"] > 0
@@ -147,7 +148,7 @@ def test_the_defence_teacher_teaches_the_exported_defence_and_leaves_the_offence
                       batch_size=64, round_steps=128, eval_games=0, league_games=2, opponents="heuristic",
                       env_groups=1, threads=1, level_games=0, progress_bar=False, net_arch=(32, 32),
                       variants="default", init_bot=str(tmp_path / "start.npz"), defence_teacher="power_run",
-                      distil_games=8, distil_rounds=1, imitation_epochs=4, game={"target_score": 7},
+                      distil_games=8, distil_rounds=1, distil_fit_steps=40, imitation_epochs=4, game={"target_score": 7},
                       distil_situations="all")
     lines = []
     summary = train(cfg, log=lines.append)
@@ -162,6 +163,8 @@ def test_the_defence_teacher_teaches_the_exported_defence_and_leaves_the_offence
         TrainConfig(defence_teacher="chess")
     with pytest.raises(ValueError, match="TrainConfig.distil_games"):
         TrainConfig(distil_games=1)
+    with pytest.raises(ValueError, match="TrainConfig.distil_fit_steps"):
+        TrainConfig(distil_fit_steps=0)
 
 
 def test_a_number_of_rounds_runs_exactly_that_many_and_the_same_seed_gives_the_same_bot(tmp_path):
@@ -175,7 +178,7 @@ def test_a_number_of_rounds_runs_exactly_that_many_and_the_same_seed_gives_the_s
     cfg = TrainConfig(minutes=0.0, rounds=2, imitation_games=4, imitation_epochs=1, num_envs=8, n_steps=16,
                       batch_size=64, round_steps=128, eval_games=0, league_games=2, opponents="heuristic",
                       env_groups=1, threads=1, level_games=2, progress_bar=False, net_arch=(32, 32),
-                      variants="default", game={"target_score": 7}, distil_games=4, distil_rounds=1, seed=3)
+                      variants="default", game={"target_score": 7}, distil_games=4, distil_rounds=1, distil_fit_steps=8, seed=3)
     bots = {}
     for name, seed in (("first", 3), ("again", 3), ("other", 4)):
         lines = []
@@ -203,37 +206,48 @@ def test_another_round_follows_the_asked_rounds_or_else_the_clock():
     assert not _another_round(5, now=0.0, deadline=1e9, round_seconds=10.0, asked=5)
 
 
-def test_the_teaching_reserve_is_the_teachings_games_at_the_warm_starts_pace():
+def test_the_teaching_reserve_is_the_teachings_games_and_minibatches_at_the_warm_starts_paces():
     from train.distill import DistillConfig
-    from train.selfplay import TEACHING_BATCH_COST, TrainConfig, defence_distil_config, teaching_reserve
+    from train.learners import FIT_BATCH
+    from train.selfplay import (TEACHING_BATCH_COST, TEACHING_GAME_COST, TrainConfig, defence_distil_config,
+                                teaching_reserve)
 
-    cfg = TrainConfig(distil_games=512, distil_rounds=2)
+    cfg = TrainConfig(distil_games=512, distil_rounds=2, distil_fit_steps=300)
     taught = defence_distil_config(cfg)
     assert (taught.teacher, taught.side, taught.games, taught.dagger_rounds) == ("power_run", "defence", 512, 2)
+    assert taught.fit_steps == 300
     assert taught.games_recorded == 64 + 512 * 3  # the held-out games, then one batch per fit
     assert DistillConfig(games=16, dagger_rounds=0).games_recorded == 8 + 16
-    assert teaching_reserve(cfg, 100.0, 1000) == pytest.approx(0.1 * (64 + 512 * 3))
+    # the warm start: 1,000 games recorded in 100 s (0.1 s a game), 500 minibatches fitted in 50 s (0.1 s each)
+    warm = {"imitation_recorded_games": 1000, "imitation_recording_seconds": 100.0,
+            "imitation_fits_seconds": 50.0, "imitation_sample_passes": 500 * FIT_BATCH}
+    games = TEACHING_GAME_COST * 0.1 * (64 + 512 * 3)
+    fits = 0.1 * 300 * 3  # three fits of 300 minibatches
+    assert teaching_reserve(cfg, warm) == pytest.approx(games + fits)
+    # the fits' share grows with their minibatches, not with the samples the DAgger rounds gather
+    assert teaching_reserve(dataclasses.replace(cfg, distil_fit_steps=600), warm) == pytest.approx(games + 2 * fits)
     # one variant per recording by default: no extra batch; split over two or three variants each, a
     # batch's fixed cost (TEACHING_BATCH_COST small batches) for each extra one
     assert taught.batches_recorded(16) == 4 and taught.variants == "all"
-    assert teaching_reserve(cfg, 100.0, 1000, 5.0) == pytest.approx(0.1 * (64 + 512 * 3))
+    assert teaching_reserve(cfg, warm, 5.0) == pytest.approx(games + fits)
     split = dataclasses.replace(cfg, distil_variant_groups=2)
     assert defence_distil_config(split).batches_recorded(16) == 2 * 4
-    assert teaching_reserve(split, 100.0, 1000, 5.0) == pytest.approx(0.1 * (64 + 512 * 3) + 4 * 5.0 * TEACHING_BATCH_COST)
-    assert teaching_reserve(dataclasses.replace(split, variants="default"), 100.0, 1000, 5.0) == pytest.approx(
-        0.1 * (64 + 512 * 3))
-    assert teaching_reserve(dataclasses.replace(cfg, distil_variant_groups=3), 100.0, 1000, 5.0) == pytest.approx(
-        0.1 * (64 + 512 * 3) + 8 * 5.0 * TEACHING_BATCH_COST)
+    assert teaching_reserve(split, warm, 5.0) == pytest.approx(games + fits + 4 * 5.0 * TEACHING_BATCH_COST)
+    assert teaching_reserve(dataclasses.replace(split, variants="default"), warm, 5.0) == pytest.approx(games + fits)
+    assert teaching_reserve(dataclasses.replace(cfg, distil_variant_groups=3), warm, 5.0) == pytest.approx(
+        games + fits + 8 * 5.0 * TEACHING_BATCH_COST)
     # the warm start split over two variants (one DAgger round: two recordings, two extra batches): its
-    # pace without those batches' fixed cost, at most half its time taken out
+    # recording pace without those batches' fixed cost, at most half its time taken out
     warm_split = dataclasses.replace(cfg, imitation_variant_groups=2, dagger_rounds=1)
-    assert teaching_reserve(warm_split, 100.0, 1000, 5.0) == pytest.approx(
-        (100.0 - 2 * 5.0 * TEACHING_BATCH_COST) / 1000 * (64 + 512 * 3))
-    assert teaching_reserve(warm_split, 100.0, 1000, 50.0) == pytest.approx(50.0 / 1000 * (64 + 512 * 3))
-    assert teaching_reserve(dataclasses.replace(warm_split, variants="default"), 100.0, 1000, 5.0) == pytest.approx(
-        0.1 * (64 + 512 * 3))
-    assert teaching_reserve(cfg, 100.0, 0) == 0.0  # no warm start: no pace to go by
-    assert teaching_reserve(dataclasses.replace(cfg, defence_teacher=None), 100.0, 1000) == 0.0
+    assert teaching_reserve(warm_split, warm, 5.0) == pytest.approx(
+        TEACHING_GAME_COST * (100.0 - 2 * 5.0 * TEACHING_BATCH_COST) / 1000 * (64 + 512 * 3) + fits)
+    assert teaching_reserve(warm_split, warm, 50.0) == pytest.approx(
+        TEACHING_GAME_COST * 50.0 / 1000 * (64 + 512 * 3) + fits)
+    assert teaching_reserve(dataclasses.replace(warm_split, variants="default"), warm, 5.0) == pytest.approx(
+        games + fits)
+    assert teaching_reserve(cfg, {}) == 0.0  # no warm start: no pace to go by
+    assert teaching_reserve(cfg, {**warm, "imitation_recorded_games": 0}) == 0.0
+    assert teaching_reserve(dataclasses.replace(cfg, defence_teacher=None), warm) == 0.0
 
 
 def test_the_main_job_refuses_an_unfit_or_corrupt_init_bot_in_one_line(tmp_path, capsys):

@@ -234,7 +234,9 @@ class DistillConfig:
     move as the label, so the fits keep that play; ``variants``: the rule variants played
     (``train.league.game_variants`` of the given game: "all" or "default"); ``variant_groups``: the configs
     each recording's games are split over (``teaching_configs``); ``tackle_weight``: a recorded move that is
-    a move toward a tackle counts that many times in the fits' loss (``tackles_count``)."""
+    a move toward a tackle counts that many times in the fits' loss (``tackles_count``); ``fit_steps``:
+    minibatches (of 1,024) per fit, however many samples there are so far (0: ``epochs`` passes over them,
+    so that each DAgger fit takes longer than the last)."""
 
     teacher: str = "power_run"
     side: str = "defence"
@@ -250,6 +252,7 @@ class DistillConfig:
     variants: str = "all"
     variant_groups: int = 2
     tackle_weight: float = 1.0
+    fit_steps: int = 0
 
     def __post_init__(self):
         owner = "DistillConfig"
@@ -266,6 +269,7 @@ class DistillConfig:
         check_choice(owner, "variants", self.variants, VARIANT_SETS)
         check_int(owner, "variant_groups", self.variant_groups, 1)
         check_number(owner, "tackle_weight", self.tackle_weight, 1.0, 1000.0)
+        check_int(owner, "fit_steps", self.fit_steps, 0)
         from train.selfplay import make_teacher
 
         make_teacher(self.teacher, "DistillConfig.teacher")
@@ -350,7 +354,7 @@ def distil(bot, cfg: DistillConfig, game_config=None, log=print):
     elsewhere = None if keep is None else tuple(part[~taught_rows] for part in side_moves)
     played = {config for recording in range(recordings) for config in configs(recording)}
     summary = {"teacher": cfg.teacher, "side": cfg.side, "situations": cfg.situations, "own_share": cfg.own_share,
-               "tackle_weight": cfg.tackle_weight, "configs_played": len(played),
+               "tackle_weight": cfg.tackle_weight, "fit_steps": cfg.fit_steps, "configs_played": len(played),
                "agreement_before": masked_agreement(net, *held_out),
                "toward_a_tackle_before": masked_agreement(net, *held_tackles), "fits": []}
     log(f"teaching over {len(played)} rule variant(s) of {len(variants)}, {min(cfg.variant_groups, len(variants))} "
@@ -373,7 +377,7 @@ def distil(bot, cfg: DistillConfig, game_config=None, log=print):
         seconds["recording"] += t1 - t0
         *moves, weights = samples
         accuracy = fit_masked(net, list(net.parameters()), *moves, cfg.epochs, cfg.lr, cfg.seed + dagger,
-                              weights=weights)
+                              weights=weights, steps=cfg.fit_steps)
         seconds["fits"] += time.perf_counter() - t1
         summary["fits"].append({"samples": int(len(samples[2])), "accuracy": accuracy})
         log(f"{'fit' if not dagger else f'DAgger {dagger}'}: the {cfg.side} fitted to {len(samples[2]):,} moves of "
@@ -403,6 +407,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--games", type=int, default=d.games,
                         help="teacher games recorded, and student games per DAgger round (default %(default)s)")
     parser.add_argument("--epochs", type=int, default=d.epochs, help="passes over the samples per fit (default %(default)s)")
+    parser.add_argument("--fit-steps", type=int, default=d.fit_steps,
+                        help="minibatches (of 1,024) per fit however many samples so far, instead of --epochs "
+                             "passes; 0 for passes (default %(default)s)")
     parser.add_argument("--dagger-rounds", type=int, default=d.dagger_rounds,
                         help="DAgger rounds after the first fit (default %(default)s)")
     parser.add_argument("--lr", type=float, default=d.lr, help="Adam's step size (default %(default)s)")
@@ -437,7 +444,7 @@ def main(argv=None) -> dict:
                             dagger_rounds=args.dagger_rounds, lr=args.lr, seed=args.seed,
                             level_games=args.level_games, threads=args.threads, situations=args.situations,
                             own_share=args.own_share, variants=args.variants, variant_groups=args.variant_groups,
-                            tackle_weight=args.tackle_weight)
+                            tackle_weight=args.tackle_weight, fit_steps=args.fit_steps)
     except ValueError as err:
         parser.error(str(err))
     out = Path(args.out)

@@ -206,12 +206,18 @@ def actor_logits(policy, observations):
     return policy.action_net(policy.mlp_extractor.forward_actor(policy.extract_features(observations)))
 
 
+# samples per minibatch of the imitation fits (the warm start's and the teachings')
+FIT_BATCH = 1024
+
+
 def fit_masked(logits_of, params, observations, masks, actions, epochs: int, lr: float, seed: int,
-               batch_size: int = 1024, weights=None) -> float:
+               batch_size: int = FIT_BATCH, weights=None, steps: int = 0) -> float:
     """Fit ``logits_of`` (a function of an observation batch, its trainable ``params``) to (observation,
     action) pairs by cross-entropy over the legal actions (Adam, minibatches in an order drawn from
-    ``seed``); ``weights`` (one per pair, None for all 1): each pair's share of its minibatch's loss. Returns
-    the last epoch's training accuracy."""
+    ``seed``); ``weights`` (one per pair, None for all 1): each pair's share of its minibatch's loss.
+    ``epochs`` passes over the pairs, or with ``steps`` > 0 that many minibatches instead (passes over the
+    pairs in a new order each, the last one cut short). Returns the training accuracy of the last pass (its
+    minibatches played)."""
     import torch
 
     generator = torch.Generator().manual_seed(seed)
@@ -221,11 +227,15 @@ def fit_masked(logits_of, params, observations, masks, actions, epochs: int, lr:
     target = torch.as_tensor(actions).long()
     weight = None if weights is None else torch.as_tensor(np.asarray(weights, dtype=np.float32))
     n = obs.shape[0]
-    correct = 0
-    for _ in range(epochs):
+    left = steps if steps > 0 else epochs * -(-n // batch_size)  # minibatches still to play
+    correct, seen = 0, 0
+    while left > 0 and n:
         order = torch.randperm(n, generator=generator)
-        correct = 0
+        correct, seen = 0, 0
         for start in range(0, n, batch_size):
+            if left <= 0:
+                break
+            left -= 1
             rows = order[start:start + batch_size]
             logits = torch.where(mask[rows], logits_of(obs[rows]), torch.tensor(-1e8))
             if weight is None:
@@ -237,10 +247,11 @@ def fit_masked(logits_of, params, observations, masks, actions, epochs: int, lr:
             loss.backward()
             optimiser.step()
             correct += int((logits.argmax(1) == target[rows]).sum())
-    return correct / max(n, 1)
+            seen += len(rows)
+    return correct / max(seen, 1)
 
 
-def imitate(policy, observations, masks, actions, epochs: int, lr: float, seed: int, batch_size: int = 1024):
+def imitate(policy, observations, masks, actions, epochs: int, lr: float, seed: int, batch_size: int = FIT_BATCH):
     """Fit the actor of ``policy`` to (observation, action) pairs by masked cross-entropy. Returns the
     final training accuracy."""
     params = list(policy.mlp_extractor.policy_net.parameters()) + list(policy.action_net.parameters())

@@ -69,13 +69,14 @@ class TrainConfig:
     minutes: wall-clock budget from the start of the job to the end of the defence's teaching, the imitation
         warm start and the PPO rounds included (a slow machine gets fewer rounds, not a longer job; at least
         one round runs, and the last ends within about half a round of its deadline: the budget less the
-        teaching's time, estimated at the warm start's pace); the levels and the evaluation come on top
+        teaching's time, its games and minibatches at the warm start's paces); the levels and the evaluation come on top
         (about 3 minutes).
     rounds: the league's rounds in this run (a resumed run adds that many), or 0 (the default) for as many as
         ``minutes`` allows. With a number the job runs exactly that many, however long they take, and
         ``minutes`` no longer stops it (no teaching reserve is taken): the same seed, rounds and ``threads``
         give the same bot on a busy machine as on an idle one (the same torch and CPU), where the budget
-        gives a slower one fewer rounds (13-15 for the default job with its mixed teacher).
+        gives a slower one fewer rounds (16 for the default job on the 2-core machine idle; 13 when its
+        teaching fitted 36 passes a fit).
     teacher: the warm start's teacher: "heuristic", a panel style, or "OFFENCE+DEFENCE" (two panel styles,
         ``agents.panel.composite``), or several of these joined by commas (``agents.base.MixedTeam``: each
         game played as one of them, by the game's seed; a name given twice, twice the games). It also joins
@@ -131,8 +132,8 @@ class TrainConfig:
         trains the critics only (the actors frozen, as the file holds no critic), then the league runs as
         usual; None for none.
     defence_teacher: after the last round, the defence net is taught this teacher's defence
-        (``train.distill``: ``distil_games`` games, ``distil_rounds`` DAgger rounds, ``distil_epochs``
-        passes, the offence kept) before the export, within the budget; None skips it. The default is the
+        (``train.distill``: ``distil_games`` games, ``distil_rounds`` DAgger rounds, ``distil_fit_steps``
+        minibatches a fit, the offence kept) before the export, within the budget; None skips it. The default is the
         power wall (``agents.panel.power``), a run defence: it lifted the 434-round shipped bot from
         65.8-84.2% to 86.2-94.0% against every panel agent.
     distil_situations: the positions of that teaching (``train.distill.SITUATIONS``): "held" (the snap
@@ -144,9 +145,11 @@ class TrainConfig:
         taught on "held" 73.8%. On "held+fronts" the seed-1 job's rounds won 62-64% against ball_control in
         the three rule sets without the specials where "held" won 58-60%, but seed 0's won 57-66% against it,
         under 60% in six rule sets (62-80% on "held"; README, "The default run").
-    distil_epochs: passes over the samples per fit of that teaching (36: the "held" positions are a third
-        more samples than the runs, and 36 passes take the teaching's time at 48 on the runs; with 12, the
-        warm start's, the seed-1 job's last fit on runs reached 87.5% training accuracy, with 48 96.9%).
+    distil_fit_steps: minibatches (of 1,024 samples) per fit of that teaching, however many samples the
+        DAgger rounds have gathered: each fit starts from the last one's net, and a fixed count makes the
+        teaching's time known in advance (``teaching_reserve``). 2,600 is what 36 passes over the first
+        fit's samples took; at 36 passes over every fit's samples the default job's fits took 268 s of its
+        437 s teaching (four fits of 2,600-10,700 minibatches). See README, "The default run".
     distil_own_share: with a situation other than "all", the share of the other positions recorded with the net's own
         greedy move as the label (``train.distill.DistillConfig.own_share``): the long fits then keep its
         play there. With 48 passes and 0.3 (on runs), the seed-1 job won 62.7% against power_run (55.0% before) and 89.5%
@@ -206,15 +209,15 @@ class TrainConfig:
     distil_games: int = 1024
     distil_rounds: int = 3
     distil_situations: str = "held"
-    distil_epochs: int = 36
     distil_own_share: float = 0.3
     distil_variant_groups: int = 1
     distil_tackle_weight: float = 8.0
+    distil_fit_steps: int = 2_600
 
     def __post_init__(self):
         owner = "TrainConfig"
         for name in ("num_envs", "n_steps", "batch_size", "n_epochs", "round_steps", "threads", "imitation_epochs",
-                     "env_groups", "distil_epochs", "distil_variant_groups"):
+                     "env_groups", "distil_fit_steps", "distil_variant_groups"):
             check_int(owner, name, getattr(self, name), 1)
         for name in ("imitation_games", "pool_size", "dagger_rounds", "distil_rounds", "rounds",
                      "imitation_variant_groups"):
@@ -433,9 +436,8 @@ def train(cfg: TrainConfig, log=print) -> dict:
                 seconds = time.perf_counter() - t0
                 log(f"imitation took {seconds:.0f} s")
                 # the defence's teaching comes out of the budget too: the rounds end early enough for it, at
-                # the warm start's pace (a resumed run or one from a bot file has no pace: it teaches after)
-                reserve = teaching_reserve(cfg, seconds, held_out_games + cfg.imitation_games * (1 + cfg.dagger_rounds),
-                                           small_batch_seconds)
+                # the warm start's paces (a resumed run or one from a bot file has no pace: it teaches after)
+                reserve = teaching_reserve(cfg, summary, small_batch_seconds)
                 if reserve and not cfg.rounds:  # a fixed number of rounds needs no reserve
                     summary["teaching_reserve_seconds"] = reserve
                     log(f"the rounds end {reserve:.0f} s before the budget, for the defence's teaching")
@@ -523,11 +525,11 @@ def defence_distil_config(cfg: TrainConfig):
     from train.distill import DistillConfig
 
     return DistillConfig(teacher=cfg.defence_teacher, side="defence", games=cfg.distil_games,
-                         epochs=cfg.distil_epochs, dagger_rounds=cfg.distil_rounds, lr=cfg.imitation_lr,
+                         dagger_rounds=cfg.distil_rounds, lr=cfg.imitation_lr,
                          seed=cfg.seed + 4_243, level_games=0, threads=cfg.threads,
                          situations=cfg.distil_situations, own_share=cfg.distil_own_share,
                          variants=cfg.variants, variant_groups=cfg.distil_variant_groups,
-                         tackle_weight=cfg.distil_tackle_weight)
+                         tackle_weight=cfg.distil_tackle_weight, fit_steps=cfg.distil_fit_steps)
 
 
 def distil_defence(models, cfg: TrainConfig, game_config: GameConfig, log=print) -> dict:
@@ -548,28 +550,40 @@ def distil_defence(models, cfg: TrainConfig, game_config: GameConfig, log=print)
 # batch: the default job's teaching split over two variants took 409 s where the unsplit one took 292-316 s,
 # about 20 s for each of its 5 extra batches, against 5 s for the warm start's 32-game held-out batch
 TEACHING_BATCH_COST = 4.0
+# a teaching game's recording time in warm start games: the teaching's team has one scripted unit (the
+# teacher's) and the bot's net, the warm start's two scripted units; the default job's teaching recorded
+# its 4,224 games in 169 s and 206 s (seed 0, after 13 rounds and after 16), its warm start 1,024 in 88-89 s:
+# 0.47-0.56 of its pace a game
+TEACHING_GAME_COST = 0.55
 
 
-def teaching_reserve(cfg: TrainConfig, warm_start_seconds: float, warm_start_games: int,
-                     small_batch_seconds: float = 0.0) -> float:
-    """Seconds the rounds leave at the end of the budget for the defence's teaching: its games at the warm
-    start's pace (``warm_start_games`` teacher games, fits included, in ``warm_start_seconds``), and for
-    every batch its recordings are split into beyond one each (``distil_variant_groups`` above 1) the fixed
-    cost of a batch, ``TEACHING_BATCH_COST`` times the warm start's small held-out recording's
-    ``small_batch_seconds``; 0 without a teacher or a measured pace. The warm start's own extra batches
-    (its recordings split over ``imitation_variant_groups`` variants) are taken out of its pace the same way
-    (at most half its time)."""
-    if cfg.defence_teacher is None or warm_start_games <= 0:
+def teaching_reserve(cfg: TrainConfig, warm_start: dict, small_batch_seconds: float = 0.0) -> float:
+    """Seconds the rounds leave at the end of the budget for the defence's teaching, at the paces of the warm
+    start (``warm_start``: its summary, ``train.learners.warm_start``): its games at the warm start's
+    recording pace a game, ``TEACHING_GAME_COST`` of it; for every batch its recordings are split into beyond
+    one each (``distil_variant_groups`` above 1) the fixed cost of a batch, ``TEACHING_BATCH_COST`` times the
+    warm start's small held-out recording's ``small_batch_seconds``; and its fits' minibatches
+    (``distil_fit_steps`` a fit) at the warm start's fits' pace a minibatch. 0 without a teacher or a
+    measured pace. The warm start's own extra batches (its recordings split over
+    ``imitation_variant_groups`` variants) are taken out of its recording pace the same way (at most half
+    its time)."""
+    games = warm_start.get("imitation_recorded_games", 0)
+    if cfg.defence_teacher is None or games <= 0:
         return 0.0
+    from train.learners import FIT_BATCH
     from train.league import game_variants
 
     variant_count = len(game_variants(cfg.variants, cfg.game))
     taught = defence_distil_config(cfg)
     more_batches = taught.batches_recorded(variant_count) - taught.batches_recorded(1)
     warm_start_more_batches = (cfg.dagger_rounds + 1) * (min(max(cfg.imitation_variant_groups, 1), variant_count) - 1)
-    per_game = max(warm_start_seconds - warm_start_more_batches * TEACHING_BATCH_COST * small_batch_seconds,
-                   warm_start_seconds / 2) / warm_start_games
-    return per_game * taught.games_recorded + more_batches * TEACHING_BATCH_COST * small_batch_seconds
+    recording = warm_start["imitation_recording_seconds"]
+    per_game = max(recording - warm_start_more_batches * TEACHING_BATCH_COST * small_batch_seconds,
+                   recording / 2) / games
+    per_minibatch = warm_start["imitation_fits_seconds"] / max(warm_start["imitation_sample_passes"] / FIT_BATCH, 1.0)
+    return (TEACHING_GAME_COST * per_game * taught.games_recorded
+            + more_batches * TEACHING_BATCH_COST * small_batch_seconds
+            + per_minibatch * taught.fit_steps * (taught.dagger_rounds + 1))
 
 
 def _another_round(rounds: int, now: float, deadline: float, round_seconds: float, asked: int = 0) -> bool:
@@ -834,8 +848,6 @@ def build_parser() -> argparse.ArgumentParser:
                         help="its DAgger rounds (default %(default)s)")
     parser.add_argument("--distil-situations", choices=tuple(SITUATIONS), default=d.distil_situations,
                         help=f"the positions it teaches: {SITUATIONS_HELP} (default %(default)s)")
-    parser.add_argument("--distil-epochs", type=int, default=d.distil_epochs,
-                        help="its passes over the samples per fit (default %(default)s)")
     parser.add_argument("--distil-own-share", type=float, default=d.distil_own_share,
                         help="with --distil-situations other than all: the share (0-1) of the other positions taught the net's "
                              "own greedy move, so it keeps its play there (default %(default)s)")
@@ -844,6 +856,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "(default %(default)s)")
     parser.add_argument("--distil-tackle-weight", type=float, default=d.distil_tackle_weight,
                         help="in its fits, a move toward a tackle counts this many times (default %(default)s)")
+    parser.add_argument("--distil-fit-steps", type=int, default=d.distil_fit_steps,
+                        help="its minibatches (of 1,024 samples) per fit, however many samples so far "
+                             "(default %(default)s)")
     parser.add_argument("--init-bot", default=d.init_bot, metavar="BOT",
                         help="start the learner pair from this bot file (.npz) instead of the imitation warm start, "
                              "its first round training the critics only: go on from a shipped bot (default: none)")
@@ -875,10 +890,10 @@ def main(argv=None):
                           init_bot=args.init_bot, teams=tuple(args.teams),
                           defence_teacher=None if args.defence_teacher == "none" else args.defence_teacher,
                           distil_games=args.distil_games, distil_rounds=args.distil_rounds,
-                          distil_situations=args.distil_situations, distil_epochs=args.distil_epochs,
+                          distil_situations=args.distil_situations,
                           distil_own_share=args.distil_own_share,
                           distil_variant_groups=args.distil_variant_groups,
-                          distil_tackle_weight=args.distil_tackle_weight)
+                          distil_tackle_weight=args.distil_tackle_weight, distil_fit_steps=args.distil_fit_steps)
     except ValueError as err:
         parser.error(str(err))
     try:
