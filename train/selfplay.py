@@ -147,9 +147,10 @@ class TrainConfig:
         under 60% in six rule sets (62-80% on "held"; README, "The default run").
     distil_fit_steps: minibatches (of 1,024 samples) per fit of that teaching, however many samples the
         DAgger rounds have gathered: each fit starts from the last one's net, and a fixed count makes the
-        teaching's time known in advance (``teaching_reserve``). 2,600 is what 36 passes over the first
-        fit's samples took; at 36 passes over every fit's samples the default job's fits took 268 s of its
-        437 s teaching (four fits of 2,600-10,700 minibatches). See README, "The default run".
+        teaching's time known in advance (``teaching_reserve``). 2,600 is about what 36 passes over the
+        first fit's samples took (2,300-2,600 minibatches); at 36 passes over every fit's samples the
+        default job's fits took 268 s of its 437 s teaching (four fits of 2,300-9,700 minibatches). See
+        README, "The default run".
     distil_own_share: with a situation other than "all", the share of the other positions recorded with the net's own
         greedy move as the label (``train.distill.DistillConfig.own_share``): the long fits then keep its
         play there. With 48 passes and 0.3 (on runs), the seed-1 job won 62.7% against power_run (55.0% before) and 89.5%
