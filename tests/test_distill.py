@@ -446,6 +446,30 @@ def test_distil_reports_its_tackles_and_the_tackle_weight_changes_the_fit():
     assert not all(np.array_equal(a[0], b[0]) for a, b in zip(taught[1.0].defence, taught[8.0].defence))
 
 
+def test_the_students_agreement_counts_its_own_positions_and_the_tackles_among_them():
+    from train.distill import student_agreement
+
+    logits_of = lambda obs: torch.tensor([[1.0, 0.0, 0.0]]).repeat(len(obs), 1)  # noqa: E731 (always move 0)
+    recorded = (np.zeros((4, 2), np.float32), np.ones((4, 3), bool), np.array([0, 0, 0, 1]),
+                np.array([1.0, 1.0, 8.0, 8.0], np.float32))
+    assert student_agreement(logits_of, recorded, 8.0) == {"own_games_agreement": 0.75,
+                                                          "own_games_toward_a_tackle": 0.5}
+    plain = student_agreement(logits_of, recorded[:3] + (np.ones(4, np.float32),), 1.0)
+    assert plain["own_games_agreement"] == 0.75 and np.isnan(plain["own_games_toward_a_tackle"])
+
+
+def test_each_dagger_round_reports_the_last_fits_net_in_its_own_games():
+    from train.distill import distil
+
+    lines = []
+    _, summary = distil(random_bot((16,), seed=8), _small_config(dagger_rounds=1, tackle_weight=8.0),
+                        GameConfig(target_score=7), log=lines.append)
+    first, last = summary["fits"]
+    assert 0.0 <= first["own_games_agreement"] <= 1.0 and 0.0 <= first["own_games_toward_a_tackle"] <= 1.0
+    assert "own_games_agreement" not in last  # the last fit's net plays no more games
+    assert any(line.startswith("in its own games the defence net") for line in lines)
+
+
 def test_each_recording_is_split_over_variants_with_and_without_specials_and_together_they_spread():
     from train.learners import teaching_configs
     from train.league import game_variants
