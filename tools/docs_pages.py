@@ -1022,6 +1022,7 @@ def generated_snippets() -> dict[str, str]:
         "help_levels": help_block("train.levels"),
         "help_exploit": help_block("train.exploit"),
         "help_distill": help_block("train.distill"),
+        "help_fronts": help_block("train.fronts"),
         "help_tournament": help_block("train.tournament"),
         "help_rllib": help_block("train.rllib_selfplay"),
     }

@@ -460,8 +460,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> dict:
-    from agents.bot import LEVELS, Bot, BotFileError
-
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -472,28 +470,42 @@ def main(argv=None) -> dict:
                             tackle_weight=args.tackle_weight, fit_steps=args.fit_steps)
     except ValueError as err:
         parser.error(str(err))
-    out = Path(args.out)
+    return teach_a_bot_file(parser, args.bot, args.out, lambda bot: distil(bot, cfg), cfg.level_games, cfg.seed)
+
+
+def teach_a_bot_file(parser, bot_path: str, out_path: str, teach, level_games: int, seed: int,
+                     write_summary: bool = False) -> dict:
+    """The teaching commands' common end: the bot file loaded (refused in one line before anything is
+    written), ``teach(bot)`` -> (new bot, summary), the new bot's levels measured (``level_games`` per fixed
+    member and probed temperature; 0: none stored), the bot written to ``out_path`` (a .npz) and, with
+    ``write_summary``, the summary next to it as JSON. Returns the summary."""
+    import json
+
+    from agents.bot import LEVELS, Bot, BotFileError
+
+    out = Path(out_path)
     if out.suffix != ".npz":
-        parser.error(f"--out must name a .npz file, got {args.out!r}")
+        parser.error(f"--out must name a .npz file, got {out_path!r}")
     try:
-        bot = Bot.load(args.bot)
+        bot = Bot.load(bot_path)
     except BotFileError as err:  # one line naming the file, before anything is written
         print(f"{parser.prog}: bot file refused: {err}", file=sys.stderr)
         raise SystemExit(1) from None
-    new, summary = distil(bot, cfg)
-    if cfg.level_games:
+    new, summary = teach(bot)
+    if level_games:
         from train.levels import calibrate
 
-        temperatures, rates = calibrate(new, cfg.level_games, cfg.seed)
+        temperatures, rates = calibrate(new, level_games, seed)
         new.set_levels(temperatures, rates)
         summary["levels"] = dict(zip(LEVELS, temperatures))
         print("levels: " + ", ".join(f"{name} {t:g} ({r:.0%})" for name, t, r in
                                      zip(LEVELS, temperatures, rates)))
     out.parent.mkdir(parents=True, exist_ok=True)
     new.save(out)
-    print(f"written {out}")
+    if write_summary:
+        out.with_suffix(".json").write_text(json.dumps(summary, indent=1))
+    print(f"written {out}" + (f" and {out.with_suffix('.json').name}" if write_summary else ""))
     return summary
-
 
 if __name__ == "__main__":
     main()

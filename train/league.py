@@ -56,6 +56,12 @@ class Member:
     games: int = 0
 
 
+def pfsp_weight(win_rate, power: float = 2.0, floor: float = 0.05):
+    """PFSP's weight of an opponent the learner scores ``win_rate`` (0-1) against: ``(1 - win_rate) ** power
+    + floor`` (those it loses to weigh most, those it always beats a little)."""
+    return (1.0 - np.asarray(win_rate, dtype=np.float64)) ** power + floor
+
+
 class League:
     """Members, their PFSP chances and the league's match record (see the module docstring).
 
@@ -116,7 +122,7 @@ class League:
     def probabilities(self) -> np.ndarray:
         """float64 [len(members)]: the chance that a training game draws each member (sums to 1)."""
         rate = np.array([0.5 if m.win_rate is None else m.win_rate for m in self.members])
-        weight = (1.0 - rate) ** self.pfsp_power + self.pfsp_floor
+        weight = pfsp_weight(rate, self.pfsp_power, self.pfsp_floor)
         snapshot = np.array([m.kind == SNAPSHOT for m in self.members])
         share = self.snapshot_share if snapshot.any() else 0.0
         if not (~snapshot).any():
