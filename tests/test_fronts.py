@@ -151,6 +151,10 @@ def test_teaching_fronts_fits_the_defence_to_the_table_and_keeps_the_offence_to_
     assert any(not np.array_equal(w, w0) for (w, _), (w0, _) in zip(taught.defence, bot.defence))
     assert summary["agreement_after"] > summary["agreement_before"]
     assert sum(c["picks"] for c in summary["changes"]) == round(summary["changed"] * summary["picks"])
+    # no pick searched: nothing to teach
+    none, summary = teach_fronts(bot, _small(search_share=0.0), log=lambda *_: None)
+    assert summary["picks"] == 0 and summary["changed"] == 0 and summary["table"] == []
+    assert all(np.array_equal(w, w0) for (w, _), (w0, _) in zip(none.defence, bot.defence))
     # a z no gap can pass: nothing taught, the defence to the bit
     kept, summary = teach_fronts(bot, _small(z=100.0), log=lambda *_: None)
     assert summary["changed"] == 0 and summary["changes"] == []

@@ -281,7 +281,7 @@ def teach_fronts(bot, cfg: FrontsConfig, game_config=None, log=print):
 
     from agents.bot import Bot
     from gridiron_env.config import GameConfig
-    from gridiron_env.core.observe import observe
+    from gridiron_env.core.observe import FEATURES_SIZE, observe
     from train.export import linear_layers, torch_net
     from train.league import game_variants, pfsp_weight
     from train.learners import fit_masked, masked_agreement, teaching_configs
@@ -318,7 +318,8 @@ def teach_fronts(bot, cfg: FrontsConfig, game_config=None, log=print):
     rates = score / np.maximum(played, 1)
     names = list(fixed_members("panel"))
     own = np.concatenate([p.own for _, p, _ in parts]) - A.DEFENCE_FORMATION_BASE
-    groups = np.concatenate([pick_groups(p.games) for _, p, _ in parts])
+    groups = np.concatenate([pick_groups(p.games) if p.games.batch_size else np.zeros(0, np.int64)
+                             for _, p, _ in parts])
     values = np.concatenate([v for _, _, v in parts])
     weights = pfsp_weight(rates)[np.concatenate([p.opponent for _, p, _ in parts])]
     table = []
@@ -328,7 +329,8 @@ def teach_fronts(bot, cfg: FrontsConfig, game_config=None, log=print):
         if before != after:
             key = (OFFENCE_FORMATIONS[group // 2], bool(group % 2), DEFENCE_FORMATIONS[before], DEFENCE_FORMATIONS[after])
             changes[key] = changes.get(key, 0) + 1
-    observations = np.concatenate([observe(p.games, None, c.replace(max_steps=1500)) for c, p, _ in parts])
+    observations = np.concatenate([observe(p.games, None, c.replace(max_steps=1500)) for c, p, _ in parts
+                                   if p.games.batch_size] or [np.zeros((0, FEATURES_SIZE), np.float32)])
     masks = np.concatenate([p.games.legal for _, p, _ in parts])
     labels = taught + A.DEFENCE_FORMATION_BASE
     anchor = tuple(np.concatenate([p.anchor[i] for _, p, _ in parts]) for i in range(3))
