@@ -507,5 +507,6 @@ def teach_a_bot_file(parser, bot_path: str, out_path: str, teach, level_games: i
     print(f"written {out}" + (f" and {out.with_suffix('.json').name}" if write_summary else ""))
     return summary
 
+
 if __name__ == "__main__":
     main()
