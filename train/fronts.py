@@ -245,10 +245,10 @@ def front_table(groups: np.ndarray, values: np.ndarray, own: np.ndarray, weights
         if members.size < min_group:
             continue
         legal = np.isfinite(values[members]) & np.isfinite(values[members, front])[:, None]
-        gap = np.where(legal, values[members] - np.where(legal, values[members, front][:, None], 0.0), 0.0)
         weight = weights[members, None] * legal
         total = weight.sum(axis=0)
         with np.errstate(invalid="ignore", divide="ignore"):
+            gap = np.where(legal, values[members] - values[members, front][:, None], 0.0)
             mean = np.where(total > 0, (weight * gap).sum(axis=0) / total, np.inf)
             error = np.sqrt((weight * (gap - np.where(total > 0, mean, 0.0)) ** 2).sum(axis=0) / total
                             / (total ** 2 / (weight ** 2).sum(axis=0)))
@@ -284,7 +284,7 @@ def teach_fronts(bot, cfg: FrontsConfig, game_config=None, log=print):
     from gridiron_env.core.observe import FEATURES_SIZE, observe
     from train.export import linear_layers, torch_net
     from train.league import game_variants, pfsp_weight
-    from train.learners import fit_masked, masked_agreement, teaching_configs
+    from train.learners import even_parts, fit_masked, masked_agreement, teaching_configs
     from train.selfplay import fixed_members
 
     torch.set_num_threads(cfg.threads)
@@ -296,21 +296,20 @@ def teach_fronts(bot, cfg: FrontsConfig, game_config=None, log=print):
     def make_opponents():
         return list(fixed_members("panel").values())
 
-    bounds = [2 * round(k * cfg.games / (2 * len(configs))) for k in range(len(configs) + 1)]
     seconds = {"games": 0.0, "search": 0.0}
     parts = []
-    for k, config in enumerate(configs):
-        if bounds[k + 1] == bounds[k]:
+    for config, (start, end) in zip(configs, even_parts(cfg.games, len(configs))):
+        if end == start:
             continue
         t0 = time.perf_counter()
-        picks = play_and_keep(bot, temperature, make_opponents(), config, bounds[k + 1] - bounds[k],
-                              cfg.seed + bounds[k], cfg.search_share, cfg.anchor_share, rng)
+        picks = play_and_keep(bot, temperature, make_opponents(), config, end - start, cfg.seed + start,
+                              cfg.search_share, cfg.anchor_share, rng)
         t1 = time.perf_counter()
         values = front_values(bot, temperature, make_opponents, config, picks, cfg.horizon)
         seconds["games"] += t1 - t0
         seconds["search"] += time.perf_counter() - t1
         log(f"specials {'on' if config.specials else 'off'}, {config.kick_mode} kicks, to {config.target_score}: "
-            f"{picks.games.batch_size:,} picks searched in {bounds[k + 1] - bounds[k]} games "
+            f"{picks.games.batch_size:,} picks searched in {end - start} games "
             f"({time.perf_counter() - t0:.0f} s)")
         parts.append((config, picks, values))
     score = sum(p.score for _, p, _ in parts)

@@ -121,6 +121,14 @@ def teaching_configs(variants, recording: int, recordings: int, groups: int) -> 
     return [variants[(start + int(k * block)) % len(variants)] for k in range(groups)]
 
 
+def even_parts(games: int, parts: int) -> list[tuple[int, int]]:
+    """``games`` split into ``parts`` (start, end) ranges in order, each of an even size but the last (which
+    ends at ``games``), as near equal as that allows; a range may be empty."""
+    bounds = [2 * round(k * games / (2 * parts)) for k in range(parts + 1)]
+    bounds[-1] = games
+    return list(zip(bounds, bounds[1:]))
+
+
 def record_across_configs(configs, teacher, opponents, games: int, seed: int, keep_for=None, teacher_for=None,
                           **options):
     """``train.learners.record_teacher_games`` with its ``games`` split into even parts, one per config of
@@ -128,12 +136,10 @@ def record_across_configs(configs, teacher, opponents, games: int, seed: int, ke
     ``keep_for(first_seed)``: the ``keep`` function of the part whose games start at that seed (None: every
     decision); ``teacher_for(config)``: the teacher of that config's part (None: ``teacher`` in every part);
     ``options``: the other arguments of ``record_teacher_games``."""
-    bounds = [2 * round(k * games / (2 * len(configs))) for k in range(len(configs) + 1)]
-    bounds[-1] = games
     parts = [record_teacher_games(teacher if teacher_for is None else teacher_for(config), opponents, end - start,
                                   seed + start, config,
                                   keep=None if keep_for is None else keep_for(seed + start), **options)
-             for config, start, end in zip(configs, bounds, bounds[1:]) if end > start]
+             for config, (start, end) in zip(configs, even_parts(games, len(configs))) if end > start]
     return tuple(np.concatenate(pieces) for pieces in zip(*parts))
 
 
