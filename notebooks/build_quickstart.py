@@ -61,13 +61,14 @@ if QUICK:  # tiny: for the test suite
     PPO_ENVS, PPO_STEPS = 8, 512    # step 3a: games per batch, learner steps
     TRAIN = dict(minutes=0.02, imitation_games=4, imitation_epochs=2, num_envs=8, n_steps=32,
                  batch_size=128, round_steps=256, progress_bar=False, opponents="heuristic", league_games=2,
-                 env_groups=2, level_games=0, distil_games=4, distil_rounds=1, distil_fit_steps=8)
+                 env_groups=2, level_games=0, distil_games=4, distil_rounds=1, distil_fit_steps=8,
+                 fronts_games=4)
     TOURNAMENT_GAMES, TOURNAMENT_TARGET = 2, 7   # games per pair (even), target score
 else:      # moderate: for a person
     PPO_ENVS, PPO_STEPS = 64, 32_768
     TRAIN = dict(minutes=3.0, imitation_games=128, imitation_epochs=4, num_envs=64, n_steps=128,
                  batch_size=1024, round_steps=16_384, progress_bar=True, league_games=4, level_games=4,
-                 distil_games=64, distil_rounds=1, distil_fit_steps=200)
+                 distil_games=64, distil_rounds=1, distil_fit_steps=200, fronts_games=64)
     TOURNAMENT_GAMES, TOURNAMENT_TARGET = 40, 21
 
 print(f"QUICK={QUICK}  root={ROOT}  out={OUT}")
@@ -212,7 +213,8 @@ md("""
 defence policy to a scripted team's play (imitation warm start), then plays league rounds. Each side trains
 with MaskablePPO against league members drawn by prioritised fictitious self-play: frozen snapshots of the
 learner, the scripted panel and the heuristic. Last, the defence is taught the power wall's defence again
-(`train.distill`: the wall's moves in the bot's own games). It exports the pair as a numpy bot (`bot.npz`, runnable
+(`train.distill`: the wall's moves in the bot's own games), then its formation picks by search
+(`train.fronts`: each front played out on copies of the game). It exports the pair as a numpy bot (`bot.npz`, runnable
 with numpy only, its difficulty levels measured and stored in it) and as ONNX (`bot.onnx`).
 `eval_games=0` skips its evaluation: step 4 runs a tournament instead. The default config trains for 25
 minutes; here it runs for a few seconds (quick, against the heuristic alone) or minutes. A rerun into the

@@ -14,8 +14,8 @@ from gridiron_env import GameConfig  # noqa: E402
 from gridiron_env.core import actions as A  # noqa: E402
 from gridiron_env.core.state import DEFENCE_FORMATION, State  # noqa: E402
 from train.fronts import (  # noqa: E402
-    FRONTS, ILLEGAL, MIN_GROUP, FrontsConfig, Picks, front_table, front_values, main, pick_groups, play_and_keep,
-    teach_fronts,
+    FRONTS, ILLEGAL, MIN_GROUP, FrontsConfig, Picks, front_candidates, front_table, front_values, main,
+    pick_groups, play_and_keep, teach_fronts,
 )
 from train.league import League, pfsp_weight  # noqa: E402
 
@@ -68,6 +68,13 @@ def test_every_front_is_played_out_on_copies_that_share_the_games_dice_and_strea
     # a longer horizon plays on past the drive: not the same points everywhere
     longer = front_values(bot, 0.3, _opponents, GameConfig(), picks, horizon=3)
     assert not np.array_equal(longer[legal], values[legal])
+    # some fronts searched: those of them legal played out, to the same points as with every front
+    searched = np.zeros_like(legal)
+    searched[:, [0, 4, 7]] = True
+    searched[np.arange(len(picks.own)), picks.own - A.DEFENCE_FORMATION_BASE] = True
+    some = front_values(bot, 0.3, _opponents, GameConfig(), picks, horizon=1, searched=searched)
+    assert np.array_equal(np.isfinite(some), searched & legal)
+    assert np.array_equal(some[searched & legal], values[searched & legal])
 
 
 def _table_case(picks=200, better=5, gap=-1.0, noise=1.0, own=2):
@@ -120,6 +127,28 @@ def test_the_table_decides_each_group_and_each_own_front_apart_and_follows_the_w
     assert (front_table(groups, values, np.full(400, 2), heavy_first[::-1], z=2.0) == 1).all()
 
 
+def test_the_scouts_nominate_the_own_front_and_the_candidates_nearest_below_it():
+    # points against the own front (2): front 5 one less, front 1 half a point less, front 7 a quarter
+    # more, the rest two more; front 6 never legal
+    groups, values, own, weights = _table_case(better=5)
+    values[:, 1], values[:, 7], values[:, 6] = -0.5, 0.25, ILLEGAL
+    for candidates, chosen in ((1, {2, 5}), (2, {1, 2, 5}), (3, {1, 2, 5, 7}), (8, set(range(FRONTS)) - {6})):
+        nominated = front_candidates(groups, values, own, weights, candidates)
+        assert list(nominated) == [(0, 2)] and set(np.flatnonzero(nominated[0, 2])) == chosen
+    # the weights rank them: front 1 better against the heavy opponent, front 5 against the light one
+    _, va, _, _ = _table_case(better=5)
+    _, vb, _, _ = _table_case(better=1)
+    heavy = np.r_[np.full(200, 0.05), np.full(200, 1.0)]
+    nominated = front_candidates(np.zeros(400, np.int64), np.concatenate([va, vb]), np.full(400, 2), heavy, 1)
+    assert set(np.flatnonzero(nominated[0, 2])) == {1, 2}
+    # each (group, own front) apart; too few scouts: no nomination (every front searched there)
+    g1, v1, o1, w1 = _table_case(better=3, own=4)
+    nominated = front_candidates(np.r_[groups, g1 + 1, np.full(MIN_GROUP - 1, 2)],
+                                 np.concatenate([values, v1, values[:MIN_GROUP - 1]]),
+                                 np.r_[own, o1, own[:MIN_GROUP - 1]], np.ones(400 + MIN_GROUP - 1), 1)
+    assert set(nominated) == {(0, 2), (1, 4)} and set(np.flatnonzero(nominated[1, 4])) == {3, 4}
+
+
 def test_the_groups_are_the_offence_formation_and_the_goal_line_near():
     picks = _picks(random_bot((16,), seed=2))
     groups = pick_groups(picks.games)
@@ -161,10 +190,25 @@ def test_teaching_fronts_fits_the_defence_to_the_table_and_keeps_the_offence_to_
     assert all(np.array_equal(w, w0) for (w, _), (w0, _) in zip(kept.defence, bot.defence))
 
 
+def test_scouts_nominate_the_fronts_the_other_picks_search_and_the_table_decides_on_those():
+    bot = random_bot((16,), seed=2)
+    searched = dict(games=32, z=0.0, min_group=2, fit_steps=60, lr=1e-2)
+    _, every = teach_fronts(bot, _small(**searched, candidates=FRONTS - 1), log=lambda *_: None)
+    _, summary = teach_fronts(bot, _small(**searched, candidates=1, scout_share=0.5), log=lambda *_: None)
+    assert every["scouts"] == 0 and summary["picks"] == every["picks"]  # the same games, the same picks
+    assert 0 < summary["scouts"] < summary["picks"]
+    # a scout plays out every legal front, another pick (of a nominated group) two
+    assert summary["fronts_played_out"] < every["fronts_played_out"]
+    assert 0 < summary["changed"] < 1 and summary["changes"]
+    assert sum(row["picks"] for row in summary["table"]) <= summary["picks"]
+
+
 @pytest.mark.parametrize("field, value", [
     ("games", 3), ("games", 0), ("search_share", 1.5), ("anchor_share", -0.1), ("horizon", 0), ("horizon", 5),
-    ("horizon", True), ("z", -1.0), ("fit_steps", -1), ("lr", 0.0), ("seed", -1), ("threads", 0),
-    ("variants", "some"), ("variant_groups", 0), ("temperature", -0.5), ("min_group", 0),
+    ("horizon", True), ("horizon", 2.0), ("z", -1.0), ("fit_steps", -1), ("lr", 0.0), ("seed", -1), ("threads", 0),
+    ("variants", "some"), ("variant_groups", 0), ("temperature", -0.5), ("min_group", 0), ("candidates", 0),
+    ("candidates", FRONTS), ("candidates", True), ("candidates", 2.0), ("scout_share", 1.5), ("opponents", "chess"),
+    ("teams", ("power_run+power_run",)), ("teams", "spread_pass+blitz"),
 ])
 def test_a_bad_setting_raises_naming_its_field(field, value):
     with pytest.raises(ValueError, match=f"FrontsConfig.{field}"):

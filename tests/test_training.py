@@ -58,7 +58,7 @@ def test_training_job_runs_exports_evaluates_and_resumes(tmp_path):
     cfg = TrainConfig(out=str(tmp_path / "run"), minutes=0.05, imitation_games=8, imitation_epochs=1,
                       num_envs=8, n_steps=32, batch_size=128, round_steps=256, eval_games=4, league_games=2,
                       opponents="heuristic", env_groups=2, threads=1, level_games=2, progress_bar=False,
-                      game={"target_score": 7}, distil_games=8, distil_rounds=1, distil_fit_steps=8)
+                      game={"target_score": 7}, distil_games=8, distil_rounds=1, distil_fit_steps=8, fronts_games=4)
     lines = []
     summary = train(cfg, log=lines.append)
     out = tmp_path / "run"
@@ -69,7 +69,9 @@ def test_training_job_runs_exports_evaluates_and_resumes(tmp_path):
     assert summary["teaching_reserve_seconds"] > 0
     assert summary["imitation_recorded_games"] == 8 * 2 and summary["imitation_sample_passes"] > 0
     assert summary["imitation_recording_seconds"] > 0 and summary["imitation_fits_seconds"] > 0
-    assert any(line.startswith("the rounds end") for line in lines)
+    assert any(line.startswith("the rounds end") and line.endswith("for the defence's teaching and front search")
+               for line in lines), lines
+    assert summary["fronts"]["picks"] > 0 and summary["fronts"]["seconds"] > 0
     for name in ("offence.zip", "defence.zip", "bot.npz", "evaluation.md", "train_config.json", "summary.json"):
         assert (out / name).exists(), name
     assert summary["rounds"] >= 1
@@ -123,7 +125,7 @@ def test_a_run_goes_on_from_a_bot_file_its_first_round_fitting_the_critics_only(
     cfg = TrainConfig(out=str(out), minutes=0.0, imitation_games=0, num_envs=8, n_steps=16, batch_size=64,
                       round_steps=128, eval_games=0, league_games=2, opponents="heuristic", env_groups=1,
                       threads=1, level_games=0, progress_bar=False, net_arch=(32, 32), variants="default",
-                      init_bot=str(tmp_path / "start.npz"), defence_teacher=None)
+                      init_bot=str(tmp_path / "start.npz"), defence_teacher=None, fronts_games=0)
     lines = []
     summary = train(cfg, log=lines.append)
     assert summary["rounds"] == 1 and "imitation_accuracy_offence" not in summary
@@ -149,7 +151,7 @@ def test_the_defence_teacher_teaches_the_exported_defence_and_leaves_the_offence
                       env_groups=1, threads=1, level_games=0, progress_bar=False, net_arch=(32, 32),
                       variants="default", init_bot=str(tmp_path / "start.npz"), defence_teacher="power_run",
                       distil_games=8, distil_rounds=1, distil_fit_steps=40, imitation_epochs=4, game={"target_score": 7},
-                      distil_situations="all")
+                      distil_situations="all", fronts_games=0)
     lines = []
     summary = train(cfg, log=lines.append)
     exported = Bot.load(tmp_path / "run" / "bot.npz")
@@ -178,14 +180,16 @@ def test_a_number_of_rounds_runs_exactly_that_many_and_the_same_seed_gives_the_s
     cfg = TrainConfig(minutes=0.0, rounds=2, imitation_games=4, imitation_epochs=1, num_envs=8, n_steps=16,
                       batch_size=64, round_steps=128, eval_games=0, league_games=2, opponents="heuristic",
                       env_groups=1, threads=1, level_games=2, progress_bar=False, net_arch=(32, 32),
-                      variants="default", game={"target_score": 7}, distil_games=4, distil_rounds=1, distil_fit_steps=8, seed=3)
+                      variants="default", game={"target_score": 7}, distil_games=4, distil_rounds=1, distil_fit_steps=8, seed=3,
+                      fronts_games=4)
     bots = {}
     for name, seed in (("first", 3), ("again", 3), ("other", 4)):
         lines = []
         summary = train(dataclasses.replace(cfg, out=str(tmp_path / name), seed=seed), log=lines.append)
         assert summary["rounds"] == 2 and "teaching_reserve_seconds" not in summary
-        assert summary["distil"]["teacher"] == "power_run"
+        assert summary["distil"]["teacher"] == "power_run" and summary["fronts"]["picks"] > 0
         assert any("(2 round(s) asked): 2 league round(s)" in line for line in lines), lines
+        assert any(line.startswith("the defence's fronts taught by search") for line in lines), lines
         bots[name] = Bot.load(tmp_path / name / "bot.npz")
     assert _same_nets(bots["first"], bots["again"]) and bots["first"].levels == bots["again"].levels
     assert not _same_nets(bots["first"], bots["other"])
@@ -209,10 +213,10 @@ def test_another_round_follows_the_asked_rounds_or_else_the_clock():
 def test_the_teaching_reserve_is_the_teachings_games_and_minibatches_at_the_warm_starts_paces():
     from train.distill import DistillConfig
     from train.learners import FIT_BATCH
-    from train.selfplay import (TEACHING_BATCH_COST, TEACHING_GAME_COST, TrainConfig, defence_distil_config,
-                                teaching_reserve)
+    from train.selfplay import (FRONTS_GAME_COST, TEACHING_BATCH_COST, TEACHING_GAME_COST, TrainConfig,
+                                defence_distil_config, teaching_reserve)
 
-    cfg = TrainConfig(distil_games=512, distil_rounds=2, distil_fit_steps=300)
+    cfg = TrainConfig(distil_games=512, distil_rounds=2, distil_fit_steps=300, fronts_games=0)
     taught = defence_distil_config(cfg)
     assert (taught.teacher, taught.side, taught.games, taught.dagger_rounds) == ("power_run", "defence", 512, 2)
     assert taught.fit_steps == 300
@@ -248,6 +252,12 @@ def test_the_teaching_reserve_is_the_teachings_games_and_minibatches_at_the_warm
     assert teaching_reserve(cfg, {}) == 0.0  # no warm start: no pace to go by
     assert teaching_reserve(cfg, {**warm, "imitation_recorded_games": 0}) == 0.0
     assert teaching_reserve(dataclasses.replace(cfg, defence_teacher=None), warm) == 0.0
+    # the front search: its games at FRONTS_GAME_COST of the warm start's pace each, with or without the teaching
+    fronts = FRONTS_GAME_COST * 0.1 * 1024
+    assert teaching_reserve(dataclasses.replace(cfg, fronts_games=1024), warm) == pytest.approx(games + fits + fronts)
+    assert teaching_reserve(dataclasses.replace(cfg, fronts_games=1024, defence_teacher=None), warm) == pytest.approx(
+        fronts)
+    assert teaching_reserve(dataclasses.replace(cfg, fronts_games=1024), {}) == 0.0
 
 
 def test_the_main_job_refuses_an_unfit_or_corrupt_init_bot_in_one_line(tmp_path, capsys):
@@ -342,6 +352,12 @@ def test_train_config_rejects_bad_values():
     for rounds in (-1, 2.5, "ten"):
         with pytest.raises(ValueError, match="TrainConfig.rounds"):
             TrainConfig(rounds=rounds)
+    for games in (3, -2, 2.0):
+        with pytest.raises(ValueError, match="TrainConfig.fronts_games"):
+            TrainConfig(fronts_games=games)
+    for candidates in (0, 9, True, 2.0):
+        with pytest.raises(ValueError, match=r"TrainConfig.fronts_candidates must be an int in \[1, 8\]"):
+            TrainConfig(fronts_candidates=candidates)
 
 
 def test_evaluate_command_measures_the_default_level_and_every_level(capsys):

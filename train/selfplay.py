@@ -20,7 +20,10 @@ Stages (all in ``TrainConfig``):
    learner loses to more often. After each round the learner meets every member in a few full games
    (``league_games``), which set those chances, the learner's Elo and the TensorBoard scalars; then it
    joins the league as a snapshot.
-3. **Export** of the pair (numpy ``bot.npz`` and ``bot.onnx``) and an **evaluation** against the random
+3. **Teaching the defence**: its moves in a play fitted to the power wall's (``defence_teacher``,
+   ``train.distill``), then its formation picks by search (``fronts_games``, ``train.fronts``), both
+   within the budget.
+4. **Export** of the pair (numpy ``bot.npz`` and ``bot.onnx``) and an **evaluation** against the random
    agent, the heuristic and every panel agent, printed as a table and saved.
 
 Outputs in ``out``: ``offence.zip`` / ``defence.zip`` (checkpoints a rerun resumes from: tensors and JSON
@@ -66,11 +69,11 @@ OPPONENT_SETS = ("panel", "heuristic")
 class TrainConfig:
     """Settings of a training run. Units: steps are learner actions summed over the batch of games.
 
-    minutes: wall-clock budget from the start of the job to the end of the defence's teaching, the imitation
-        warm start and the PPO rounds included (a slow machine gets fewer rounds, not a longer job; at least
-        one round runs, and the last ends within about half a round of its deadline: the budget less the
-        teaching's time, its games and minibatches at the warm start's paces); the levels and the evaluation come on top
-        (about 3 minutes).
+    minutes: wall-clock budget from the start of the job to the end of the defence's teaching and front
+        search, the imitation warm start and the PPO rounds included (a slow machine gets fewer rounds, not a
+        longer job; at least one round runs, and the last ends within about half a round of its deadline:
+        the budget less the teaching's and the search's time, their games and minibatches at the warm
+        start's paces, ``teaching_reserve``); the levels and the evaluation come on top (about 3 minutes).
     rounds: the league's rounds in this run (a resumed run adds that many), or 0 (the default) for as many as
         ``minutes`` allows. With a number the job runs exactly that many, however long they take, and
         ``minutes`` no longer stops it (no teaching reserve is taken): the same seed, rounds and ``threads``
@@ -165,6 +168,15 @@ class TrainConfig:
         seed-1 job's bot missed 8% of the wall's tackles in the positions it reached; the wall's move there
         alone took it from 55.8% to 61.3% against power_run without the specials. Counted 8 times, the
         same rounds taught anew won 2.5-3 points more there (README, "The default run").
+    fronts_games: after that teaching, the defence's formation picks are taught by search
+        (``train.fronts``: ``fronts_games`` full games against the fixed members; at half of the defence's
+        picks fronts are played out on copies of the game to the end of the drive, and a front that concedes
+        fewer points than the net's own pick by two standard errors is taught), within the budget; 0 skips
+        it. With 1,024 (about 2.5 minutes) the seed-1 job won 60-69% against ball_control without the
+        specials, where the same rounds untaught had won 56-62% (README, "The default run").
+    fronts_candidates: fronts besides the net's own searched at each of those picks (``train.fronts.
+        FrontsConfig.candidates``; fewer than all eight: a fifth of the picks, searched with every front,
+        nominates them; two took half the time of all eight and taught the same fronts).
     """
 
     seed: int = 0
@@ -214,6 +226,8 @@ class TrainConfig:
     distil_variant_groups: int = 1
     distil_tackle_weight: float = 8.0
     distil_fit_steps: int = 2_600
+    fronts_games: int = 1024
+    fronts_candidates: int = 2
 
     def __post_init__(self):
         owner = "TrainConfig"
@@ -227,6 +241,12 @@ class TrainConfig:
             check_int(owner, name, getattr(self, name), 0, even=True)
         check_int(owner, "league_games", self.league_games, 2, even=True)
         check_int(owner, "distil_games", self.distil_games, 2)
+        check_int(owner, "fronts_games", self.fronts_games, 0, even=True)
+        from train.fronts import FRONTS
+
+        if type(self.fronts_candidates) is not int or self.fronts_candidates not in range(1, FRONTS):
+            raise ValueError(f"{owner}.fronts_candidates must be an int in [1, {FRONTS - 1}], "
+                             f"got {self.fronts_candidates!r}")
         check_number(owner, "snapshot_share", self.snapshot_share, 0.0, 1.0)
         check_number(owner, "pfsp_power", self.pfsp_power, 0.0, 16.0)
         check_number(owner, "defence_share", self.defence_share, 1e-6, 16.0)
@@ -251,24 +271,23 @@ class TrainConfig:
         check_teams(self.teams)
 
 
-def check_teams(teams) -> None:
-    """ValueError naming ``TrainConfig.teams`` unless it is a tuple of distinct "OFFENCE+DEFENCE" names of
-    two different panel styles."""
+def check_teams(teams, field: str = "TrainConfig.teams") -> None:
+    """ValueError naming ``field`` unless ``teams`` is a tuple of distinct "OFFENCE+DEFENCE" names of two
+    different panel styles."""
     from agents.panel.composite import composite_from_name
 
     if not isinstance(teams, tuple) or not all(isinstance(t, str) for t in teams):
-        raise ValueError(f"TrainConfig.teams must be a tuple of 'OFFENCE+DEFENCE' names, got {teams!r}")
+        raise ValueError(f"{field} must be a tuple of 'OFFENCE+DEFENCE' names, got {teams!r}")
     for team in teams:
         offence, plus, defence = team.partition("+")
         if not plus or offence == defence:
-            raise ValueError(f"TrainConfig.teams: {team!r} is not a team of two different panel styles "
-                             "('OFFENCE+DEFENCE')")
+            raise ValueError(f"{field}: {team!r} is not a team of two different panel styles ('OFFENCE+DEFENCE')")
         try:
             composite_from_name(team)
         except ValueError as err:
-            raise ValueError(f"TrainConfig.teams: {err}") from None
+            raise ValueError(f"{field}: {err}") from None
     if len(set(teams)) != len(teams):
-        raise ValueError(f"TrainConfig.teams names a team twice: {list(teams)}")
+        raise ValueError(f"{field} names a team twice: {list(teams)}")
 
 
 def make_teacher(name: str, field: str = "TrainConfig.teacher"):
@@ -441,7 +460,9 @@ def train(cfg: TrainConfig, log=print) -> dict:
                 reserve = teaching_reserve(cfg, summary, small_batch_seconds)
                 if reserve and not cfg.rounds:  # a fixed number of rounds needs no reserve
                     summary["teaching_reserve_seconds"] = reserve
-                    log(f"the rounds end {reserve:.0f} s before the budget, for the defence's teaching")
+                    stages = [name for name, on in (("teaching", cfg.defence_teacher), ("front search", cfg.fronts_games))
+                              if on]
+                    log(f"the rounds end {reserve:.0f} s before the budget, for the defence's {' and '.join(stages)}")
 
         deadline = started + cfg.minutes * 60 - summary.get("teaching_reserve_seconds", 0.0)
         rounds, round_seconds = 0, 0.0
@@ -484,6 +505,8 @@ def train(cfg: TrainConfig, log=print) -> dict:
 
     if cfg.defence_teacher is not None:
         summary["distil"] = distil_defence(models, cfg, game_config, log)
+    if cfg.fronts_games:
+        summary["fronts"] = teach_defence_fronts(models, cfg, game_config, log)
 
     t0 = time.perf_counter()
     bot = pair_bot(models)
@@ -533,18 +556,42 @@ def defence_distil_config(cfg: TrainConfig):
                          tackle_weight=cfg.distil_tackle_weight, fit_steps=cfg.distil_fit_steps)
 
 
-def distil_defence(models, cfg: TrainConfig, game_config: GameConfig, log=print) -> dict:
-    """Teach the learner's defence net ``cfg.defence_teacher``'s defence (``train.distill.distil``, the
-    offence kept) and copy it into the defence model's actor (its critic stays: a resumed run's first PPO
-    round fits it again). Returns the distillation's summary, with its seconds."""
-    from train.distill import distil
-
+def _teach_the_defence(models, teach, done: str, log=print) -> dict:
+    """Teach the learner's defence net with ``teach(bot)`` -> (taught bot, summary), the offence kept, and
+    copy it into the defence model's actor (its critic stays: a resumed run's first PPO round fits it
+    again). Logs ``done`` with the seconds; returns the summary, with its seconds."""
     t0 = time.perf_counter()
-    taught, info = distil(pair_bot(models), defence_distil_config(cfg), game_config, log)
+    taught, info = teach(pair_bot(models))
     load_actor(models["defence"].policy, taught.defence, taught.activation)
     info["seconds"] = time.perf_counter() - t0
-    log(f"the defence taught by {cfg.defence_teacher} ({info['seconds']:.0f} s)")
+    log(f"{done} ({info['seconds']:.0f} s)")
     return info
+
+
+def distil_defence(models, cfg: TrainConfig, game_config: GameConfig, log=print) -> dict:
+    """Teach the learner's defence net ``cfg.defence_teacher``'s defence (``train.distill.distil``).
+    Returns the distillation's summary, with its seconds."""
+    from train.distill import distil
+
+    return _teach_the_defence(models, lambda bot: distil(bot, defence_distil_config(cfg), game_config, log),
+                              f"the defence taught by {cfg.defence_teacher}", log)
+
+
+def fronts_config(cfg: TrainConfig):
+    """The ``train.fronts`` settings of the job's front search (``cfg.fronts_games`` > 0)."""
+    from train.fronts import FrontsConfig
+
+    return FrontsConfig(games=cfg.fronts_games, candidates=cfg.fronts_candidates, seed=cfg.seed + 4099,
+                        threads=cfg.threads, variants=cfg.variants, opponents=cfg.opponents, teams=cfg.teams)
+
+
+def teach_defence_fronts(models, cfg: TrainConfig, game_config: GameConfig, log=print) -> dict:
+    """Teach the learner's defence net its formation picks by search (``train.fronts.teach_fronts``).
+    Returns the search's summary, with its seconds."""
+    from train.fronts import teach_fronts
+
+    return _teach_the_defence(models, lambda bot: teach_fronts(bot, fronts_config(cfg), game_config, log),
+                              "the defence's fronts taught by search", log)
 
 
 # a teaching batch's fixed cost (its steps, whatever its size) in units of the warm start's small held-out
@@ -556,35 +603,43 @@ TEACHING_BATCH_COST = 4.0
 # its 4,224 games in 169 s and 206 s (seed 0, after 13 rounds and after 16), its warm start 1,024 in 88-89 s:
 # 0.47-0.56 of its pace a game
 TEACHING_GAME_COST = 0.55
+# a front search's game (``train.fronts``: the game, its picks' scouts and candidates played out, the fit)
+# in warm start games: the seed-1 default job's search took 155 s for 1,024 games where its warm start had
+# recorded 0.078 s a game (1.95 of it)
+FRONTS_GAME_COST = 1.95
 
 
 def teaching_reserve(cfg: TrainConfig, warm_start: dict, small_batch_seconds: float = 0.0) -> float:
-    """Seconds the rounds leave at the end of the budget for the defence's teaching, at the paces of the warm
-    start (``warm_start``: its summary, ``train.learners.warm_start``): its games at the warm start's
-    recording pace a game, ``TEACHING_GAME_COST`` of it; for every batch its recordings are split into beyond
-    one each (``distil_variant_groups`` above 1) the fixed cost of a batch, ``TEACHING_BATCH_COST`` times the
-    warm start's small held-out recording's ``small_batch_seconds``; and its fits' minibatches
-    (``distil_fit_steps`` a fit) at the warm start's fits' pace a minibatch. 0 without a teacher or a
-    measured pace. The warm start's own extra batches (its recordings split over
-    ``imitation_variant_groups`` variants) are taken out of its recording pace the same way (at most half
-    its time)."""
+    """Seconds the rounds leave at the end of the budget for the defence's teaching and its front search, at
+    the paces of the warm start (``warm_start``: its summary, ``train.learners.warm_start``). The teaching:
+    its games at the warm start's recording pace a game, ``TEACHING_GAME_COST`` of it; for every batch its
+    recordings are split into beyond one each (``distil_variant_groups`` above 1) the fixed cost of a batch,
+    ``TEACHING_BATCH_COST`` times the warm start's small held-out recording's ``small_batch_seconds``; and
+    its fits' minibatches (``distil_fit_steps`` a fit) at the warm start's fits' pace a minibatch. The front
+    search: its games, ``FRONTS_GAME_COST`` of that pace each. 0 without either or without a measured pace.
+    The warm start's own extra batches (its recordings split over ``imitation_variant_groups`` variants)
+    are taken out of its recording pace the same way (at most half its time)."""
     games = warm_start.get("imitation_recorded_games", 0)
-    if cfg.defence_teacher is None or games <= 0:
+    if (cfg.defence_teacher is None and not cfg.fronts_games) or games <= 0:
         return 0.0
     from train.learners import FIT_BATCH
     from train.league import game_variants
 
     variant_count = len(game_variants(cfg.variants, cfg.game))
-    taught = defence_distil_config(cfg)
-    more_batches = taught.batches_recorded(variant_count) - taught.batches_recorded(1)
     warm_start_more_batches = (cfg.dagger_rounds + 1) * (min(max(cfg.imitation_variant_groups, 1), variant_count) - 1)
     recording = warm_start["imitation_recording_seconds"]
     per_game = max(recording - warm_start_more_batches * TEACHING_BATCH_COST * small_batch_seconds,
                    recording / 2) / games
-    per_minibatch = warm_start["imitation_fits_seconds"] / max(warm_start["imitation_sample_passes"] / FIT_BATCH, 1.0)
-    return (TEACHING_GAME_COST * per_game * taught.games_recorded
-            + more_batches * TEACHING_BATCH_COST * small_batch_seconds
-            + per_minibatch * taught.fit_steps * (taught.dagger_rounds + 1))
+    reserve = FRONTS_GAME_COST * per_game * cfg.fronts_games
+    if cfg.defence_teacher is not None:
+        taught = defence_distil_config(cfg)
+        more_batches = taught.batches_recorded(variant_count) - taught.batches_recorded(1)
+        per_minibatch = (warm_start["imitation_fits_seconds"]
+                         / max(warm_start["imitation_sample_passes"] / FIT_BATCH, 1.0))
+        reserve += (TEACHING_GAME_COST * per_game * taught.games_recorded
+                    + more_batches * TEACHING_BATCH_COST * small_batch_seconds
+                    + per_minibatch * taught.fit_steps * (taught.dagger_rounds + 1))
+    return reserve
 
 
 def _another_round(rounds: int, now: float, deadline: float, round_seconds: float, asked: int = 0) -> bool:
@@ -860,6 +915,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--distil-fit-steps", type=int, default=d.distil_fit_steps,
                         help="its minibatches (of 1,024 samples) per fit, however many samples so far "
                              "(default %(default)s)")
+    parser.add_argument("--fronts-games", type=int, default=d.fronts_games,
+                        help="after that teaching, teach the defence's formation picks by search (train.fronts) "
+                             "over this many games (even), 0 to skip it (default %(default)s)")
+    parser.add_argument("--fronts-candidates", type=int, default=d.fronts_candidates,
+                        help="fronts besides the net's own searched at each pick, 1-8 (default %(default)s)")
     parser.add_argument("--init-bot", default=d.init_bot, metavar="BOT",
                         help="start the learner pair from this bot file (.npz) instead of the imitation warm start, "
                              "its first round training the critics only: go on from a shipped bot (default: none)")
@@ -894,7 +954,8 @@ def main(argv=None):
                           distil_situations=args.distil_situations,
                           distil_own_share=args.distil_own_share,
                           distil_variant_groups=args.distil_variant_groups,
-                          distil_tackle_weight=args.distil_tackle_weight, distil_fit_steps=args.distil_fit_steps)
+                          distil_tackle_weight=args.distil_tackle_weight, distil_fit_steps=args.distil_fit_steps,
+                          fronts_games=args.fronts_games, fronts_candidates=args.fronts_candidates)
     except ValueError as err:
         parser.error(str(err))
     try:
