@@ -78,8 +78,8 @@ class TrainConfig:
         ``minutes`` allows. With a number the job runs exactly that many, however long they take, and
         ``minutes`` no longer stops it (no teaching reserve is taken): the same seed, rounds and ``threads``
         give the same bot on a busy machine as on an idle one (the same torch and CPU), where the budget
-        gives a slower one fewer rounds (16 for the default job on the 2-core machine idle; 13 when its
-        teaching fitted 36 passes a fit).
+        gives a slower one fewer rounds (15-16 for the default job on the 2-core machine idle, its front
+        search included; 13 when its teaching fitted 36 passes a fit).
     teacher: the warm start's teacher: "heuristic", a panel style, or "OFFENCE+DEFENCE" (two panel styles,
         ``agents.panel.composite``), or several of these joined by commas (``agents.base.MixedTeam``: each
         game played as one of them, by the game's seed; a name given twice, twice the games). It also joins
