@@ -112,8 +112,7 @@ class FrontsConfig:
         check_int(owner, "games", self.games, 2, even=True)
         check_number(owner, "search_share", self.search_share, 0.0, 1.0)
         check_number(owner, "anchor_share", self.anchor_share, 0.0, 1.0)
-        if type(self.horizon) is not int or self.horizon not in HORIZONS:
-            raise ValueError(f"{owner}.horizon must be one of {HORIZONS}, got {self.horizon!r}")
+        check_int(owner, "horizon", self.horizon, HORIZONS[0], high=HORIZONS[-1])
         check_number(owner, "z", self.z, 0.0, 100.0)
         check_int(owner, "fit_steps", self.fit_steps, 0)
         check_number(owner, "lr", self.lr, 1e-7, 1.0)
@@ -122,8 +121,7 @@ class FrontsConfig:
         check_choice(owner, "variants", self.variants, VARIANT_SETS)
         check_int(owner, "variant_groups", self.variant_groups, 1)
         check_int(owner, "min_group", self.min_group, 1)
-        if type(self.candidates) is not int or self.candidates not in range(1, FRONTS):
-            raise ValueError(f"{owner}.candidates must be an int in [1, {FRONTS - 1}], got {self.candidates!r}")
+        check_int(owner, "candidates", self.candidates, 1, high=FRONTS - 1)
         check_number(owner, "scout_share", self.scout_share, 0.0, 1.0)
         from train.selfplay import OPPONENT_SETS, check_teams
 

@@ -244,9 +244,7 @@ class TrainConfig:
         check_int(owner, "fronts_games", self.fronts_games, 0, even=True)
         from train.fronts import FRONTS
 
-        if type(self.fronts_candidates) is not int or self.fronts_candidates not in range(1, FRONTS):
-            raise ValueError(f"{owner}.fronts_candidates must be an int in [1, {FRONTS - 1}], "
-                             f"got {self.fronts_candidates!r}")
+        check_int(owner, "fronts_candidates", self.fronts_candidates, 1, high=FRONTS - 1)
         check_number(owner, "snapshot_share", self.snapshot_share, 0.0, 1.0)
         check_number(owner, "pfsp_power", self.pfsp_power, 0.0, 16.0)
         check_number(owner, "defence_share", self.defence_share, 1e-6, 16.0)

@@ -4,11 +4,13 @@ is allowed (``TrainConfig.league_games must be an even int >= 2, got 3``)."""
 from __future__ import annotations
 
 
-def check_int(owner: str, name: str, value, low: int, even: bool = False) -> None:
-    """``value`` is an int (not a bool) >= ``low`` (and even, when ``even``)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (even and value % 2):
+def check_int(owner: str, name: str, value, low: int, even: bool = False, high: int | None = None) -> None:
+    """``value`` is an int (not a bool) >= ``low``, <= ``high`` when given (and even, when ``even``)."""
+    if (isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high)
+            or (even and value % 2)):
         kind = "an even int" if even else "an int"
-        raise ValueError(f"{owner}.{name} must be {kind} >= {low}, got {value!r}")
+        bounds = f">= {low}" if high is None else f"in [{low}, {high}]"
+        raise ValueError(f"{owner}.{name} must be {kind} {bounds}, got {value!r}")
 
 
 def check_number(owner: str, name: str, value, low: float, high: float = float("inf")) -> None:
